@@ -1,0 +1,38 @@
+// The `ttg` dialect: layout encodings, !ttg.memdesc, shared-memory ops.
+#ifndef TGPU_DIALECT_TRITONGPU_IR_DIALECT_H
+#define TGPU_DIALECT_TRITONGPU_IR_DIALECT_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUDialect.h.inc"
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUTypes.h.inc"
+
+namespace mlir::triton::gpu {
+
+struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
+  StringRef getName() final { return "<SharedMemory>"; }
+};
+
+// Distributed encodings place tensor elements in registers of threads.
+bool isDistributedEncoding(Attribute enc);
+// Shared encodings place them at offsets of a shared-memory buffer.
+bool isSharedEncoding(Attribute enc);
+// The rank an encoding describes (0 when it cannot tell, e.g. an empty linear).
+unsigned getEncodingRank(Attribute enc);
+// Blocked, mma or linear at the root of slice/dot_op chains.
+Attribute getRootEncoding(Attribute enc);
+
+} // namespace mlir::triton::gpu
+
+#define GET_OP_CLASSES
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.h.inc"
+
+#endif

@@ -1,0 +1,593 @@
+// tt op verifiers, memory effects and the tt.func assembly.
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+
+#define GET_OP_CLASSES
+#include "tgpu/Dialect/Triton/IR/TritonOps.cpp.inc"
+
+static Type elementTypeOf(Type t) {
+  if (auto tensor = dyn_cast<RankedTensorType>(t))
+    return tensor.getElementType();
+  return t;
+}
+
+static unsigned bitWidthOf(Type t) {
+  t = elementTypeOf(t);
+  if (isa<PointerType>(t))
+    return 64;
+  if (t.isIntOrFloat())
+    return t.getIntOrFloatBitWidth();
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+LogicalResult BitcastOp::verify() {
+  Type src = getSrc().getType(), dst = getType();
+  if (isa<RankedTensorType>(src) != isa<RankedTensorType>(dst))
+    return emitOpError("cannot bitcast between a scalar and a tensor");
+  unsigned srcBits = bitWidthOf(src), dstBits = bitWidthOf(dst);
+  if (srcBits != dstBits)
+    return emitOpError("source and result element widths differ (")
+           << srcBits << " vs " << dstBits << " bits)";
+  return success();
+}
+
+LogicalResult FpToFpOp::verify() {
+  unsigned srcBits = bitWidthOf(getSrc().getType());
+  unsigned dstBits = bitWidthOf(getType());
+  if (dstBits < srcBits && !getRounding())
+    return emitOpError("narrowing conversion needs a rounding mode");
+  if (dstBits > srcBits && getRounding())
+    return emitOpError("widening conversion must not carry a rounding mode");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+static RankedTensorType blockPointerTensor(Type ptrType) {
+  if (auto ptr = dyn_cast<PointerType>(ptrType))
+    return dyn_cast<RankedTensorType>(ptr.getPointeeType());
+  return {};
+}
+
+LogicalResult AdvanceOp::verify() {
+  auto block = blockPointerTensor(getPtr().getType());
+  if (!block)
+    return emitOpError("expects a block pointer (!tt.ptr<tensor<...>>)");
+  if (getOffsets().size() != static_cast<size_t>(block.getRank()))
+    return emitOpError("expects ") << block.getRank() << " offsets, got " << getOffsets().size();
+  return success();
+}
+
+LogicalResult MakeTensorPtrOp::verify() {
+  auto block = blockPointerTensor(getType());
+  if (!block)
+    return emitOpError("result must be a block pointer (!tt.ptr<tensor<...>>)");
+  size_t rank = block.getRank();
+  if (getShape().size() != rank || getStrides().size() != rank || getOffsets().size() != rank)
+    return emitOpError("shape, strides and offsets must each have ") << rank << " entries";
+  ArrayRef<int32_t> order = getOrder();
+  if (order.size() != rank)
+    return emitOpError("order must have ") << rank << " entries";
+  llvm::SmallBitVector seen(rank);
+  for (int32_t d : order) {
+    if (d < 0 || static_cast<size_t>(d) >= rank || seen.test(d))
+      return emitOpError("order must be a permutation of [0, ") << rank << ")";
+    seen.set(d);
+  }
+  auto base = cast<PointerType>(getBase().getType());
+  if (base.getPointeeType() != block.getElementType())
+    return emitOpError("base pointee ") << base.getPointeeType()
+                                        << " differs from the block's element type "
+                                        << block.getElementType();
+  return success();
+}
+
+static LogicalResult verifyBoundaryCheck(Operation *op, Type ptrType,
+                                         ArrayRef<int32_t> boundaryCheck) {
+  if (boundaryCheck.empty())
+    return success();
+  auto block = blockPointerTensor(ptrType);
+  if (!block)
+    return op->emitOpError("boundaryCheck is only allowed with a block pointer");
+  for (int32_t d : boundaryCheck)
+    if (d < 0 || d >= block.getRank())
+      return op->emitOpError("boundaryCheck dimension ") << d << " is out of range";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck())))
+    return failure();
+  if (getPadding() && !blockPointerTensor(getPtr().getType()))
+    return emitOpError("padding is only allowed with a block pointer");
+  if (blockPointerTensor(getPtr().getType()) && (getMask() || getOther()))
+    return emitOpError("a block pointer load takes no mask or other");
+  if (getOther() && !getMask())
+    return emitOpError("other needs a mask");
+  return success();
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(), GlobalMemory::get());
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck())))
+    return failure();
+  if (blockPointerTensor(getPtr().getType()) && getMask())
+    return emitOpError("a block pointer store takes no mask");
+  return success();
+}
+
+static LogicalResult verifyAtomicType(Operation *op, Type valType) {
+  Type elem = elementTypeOf(valType);
+  unsigned bits = bitWidthOf(elem);
+  if (!elem.isIntOrFloat() || (bits != 16 && bits != 32 && bits != 64))
+    return op->emitOpError("atomics need 16-, 32- or 64-bit integer or float elements, got ")
+           << elem;
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyAtomicType(*this, getVal().getType())))
+    return failure();
+  Type elem = elementTypeOf(getVal().getType());
+  bool isFloat = isa<FloatType>(elem);
+  switch (getAtomicRmwOp()) {
+  case RMWOp::AND:
+  case RMWOp::OR:
+  case RMWOp::XOR:
+  case RMWOp::ADD:
+  case RMWOp::UMAX:
+  case RMWOp::UMIN:
+    if (isFloat)
+      return emitOpError("'") << stringifyRMWOp(getAtomicRmwOp()) << "' needs integer elements";
+    break;
+  case RMWOp::FADD:
+    if (!isFloat)
+      return emitOpError("'fadd' needs float elements");
+    break;
+  case RMWOp::MAX:
+  case RMWOp::MIN:
+  case RMWOp::XCHG:
+    break;
+  }
+  return success();
+}
+
+LogicalResult AtomicCASOp::verify() {
+  if (failed(verifyAtomicType(*this, getVal().getType())))
+    return failure();
+  Type pointee = getPointeeType(getPtr().getType());
+  if (getCmp().getType() != pointee || getVal().getType() != pointee ||
+      getType() != pointee)
+    return emitOpError("cmp, val and result must have the pointee type ") << pointee;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+LogicalResult SplatOp::verify() {
+  if (isa<RankedTensorType>(getSrc().getType()))
+    return emitOpError("source must be a scalar");
+  return success();
+}
+
+LogicalResult UnsplatOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  if (src.getNumElements() != 1)
+    return emitOpError("source must have exactly one element, got ") << src.getNumElements();
+  if (getType() != src.getElementType())
+    return emitOpError("result type must be the source's element type ")
+           << src.getElementType();
+  return success();
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError("axis ") << axis << " is out of range [0, " << src.getRank() << "]";
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape must be the source shape with a 1 inserted at axis ")
+           << axis;
+  Attribute srcEnc = src.getEncoding(), resEnc = res.getEncoding();
+  if (static_cast<bool>(srcEnc) != static_cast<bool>(resEnc))
+    return emitOpError("source and result must both have an encoding or neither");
+  if (auto *iface = getLayoutVerifier(resEnc)) {
+    Attribute expectedSrc = iface->inferReduceEncoding(resEnc, axis);
+    if (expectedSrc != srcEnc)
+      return emitOpError("source encoding must be the slice of the result encoding along axis ")
+             << axis;
+  }
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (src.getNumElements() != res.getNumElements())
+    return emitOpError("source and result must have the same number of elements");
+  if (static_cast<bool>(src.getEncoding()) != static_cast<bool>(res.getEncoding()))
+    return emitOpError("source and result must both have an encoding or neither");
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (src.getRank() != res.getRank())
+    return emitOpError("source and result must have the same rank");
+  for (auto [s, r] : llvm::zip(src.getShape(), res.getShape()))
+    if (s != r && s != 1)
+      return emitOpError("only dimensions of size 1 can be broadcast (")
+             << s << " -> " << r << ")";
+  return success();
+}
+
+LogicalResult CatOp::verify() {
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (lhs.getRank() != res.getRank())
+    return emitOpError("result must have the operands' rank");
+  if (res.getNumElements() != 2 * lhs.getNumElements())
+    return emitOpError("result must hold the elements of both operands");
+  return success();
+}
+
+LogicalResult JoinOp::verify() {
+  auto src = cast<RankedTensorType>(getLhs().getType());
+  auto res = cast<RankedTensorType>(getType());
+  SmallVector<int64_t> expected(src.getShape());
+  expected.push_back(2);
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape must be the operand shape with a trailing 2");
+  if (res.getElementType() != src.getElementType())
+    return emitOpError("result element type must match the operands'");
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getOutLHS().getType());
+  if (src.getRank() < 1 || src.getShape().back() != 2)
+    return emitOpError("source's last dimension must have size 2");
+  if (res.getShape() != src.getShape().drop_back())
+    return emitOpError("results must have the source shape without its last dimension");
+  if (res.getElementType() != src.getElementType())
+    return emitOpError("result element type must match the source's");
+  return success();
+}
+
+static LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, int64_t rank) {
+  if (static_cast<int64_t>(order.size()) != rank)
+    return op->emitOpError("order must have ") << rank << " entries, got " << order.size();
+  llvm::SmallBitVector seen(rank);
+  for (int32_t d : order) {
+    if (d < 0 || d >= rank || seen.test(d))
+      return op->emitOpError("order must be a permutation of [0, ") << rank << ")";
+    seen.set(d);
+  }
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (failed(verifyPermutation(*this, getOrder(), src.getRank())))
+    return failure();
+  if (res.getRank() != src.getRank())
+    return emitOpError("result must have the source's rank");
+  for (auto [i, d] : llvm::enumerate(getOrder()))
+    if (res.getDimSize(i) != src.getDimSize(d))
+      return emitOpError("result dimension ") << i << " must be source dimension " << d;
+  return success();
+}
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
+  auto res = cast<RankedTensorType>(getType());
+  if (res.getRank() != 1)
+    return emitOpError("result must be 1-D");
+  if (!res.getElementType().isInteger(32))
+    return emitOpError("result must hold i32");
+  if (start >= end)
+    return emitOpError("start ") << start << " must be less than end " << end;
+  if (end - start != res.getDimSize(0))
+    return emitOpError("result size must be end - start = ") << (end - start);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dot, reduce, scan, histogram, gather
+//===----------------------------------------------------------------------===//
+LogicalResult DotOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  int64_t rank = c.getRank();
+  if (rank != 2 && rank != 3)
+    return emitOpError("operands must be 2-D or 3-D (batched)");
+  if (a.getRank() != rank || b.getRank() != rank)
+    return emitOpError("a, b and c must have the same rank");
+  int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1);
+  int64_t kb = b.getDimSize(rank - 2), n = b.getDimSize(rank - 1);
+  if (k != kb)
+    return emitOpError("reduction dimensions differ: a has K = ") << k << ", b has K = " << kb;
+  if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n)
+    return emitOpError("accumulator shape must be [M, N] = [") << m << ", " << n << "]";
+  if (rank == 3 && (a.getDimSize(0) != c.getDimSize(0) || b.getDimSize(0) != c.getDimSize(0)))
+    return emitOpError("batch dimensions differ");
+  Type ae = a.getElementType(), be = b.getElementType(), ce = c.getElementType();
+  if (isa<FloatType>(ae) != isa<FloatType>(be))
+    return emitOpError("a and b must both be float or both be integer");
+  if (isa<FloatType>(ae) != isa<FloatType>(ce))
+    return emitOpError("accumulator must be float for float inputs and integer for integer ones");
+  if (getMaxNumImpreciseAcc() < 0)
+    return emitOpError("maxNumImpreciseAcc must not be negative");
+  bool anyEnc = a.getEncoding() || b.getEncoding() || c.getEncoding();
+  bool allEnc = a.getEncoding() && b.getEncoding() && c.getEncoding();
+  if (anyEnc && !allEnc)
+    return emitOpError("a, b and c must all have encodings or none");
+  if (auto *iface = getLayoutVerifier(c.getEncoding()))
+    return iface->verifyDotEncodings(*this, a.getEncoding(), b.getEncoding(), c.getEncoding());
+  return success();
+}
+
+// Shared by reduce and scan: the region takes 2N scalars (N accumulators,
+// then N elements) of the operands' element types and yields N of them.
+static LogicalResult verifyCombineRegion(Operation *op, Region &region,
+                                         ArrayRef<Type> elementTypes) {
+  if (region.empty())
+    return op->emitOpError("combine region must have a block");
+  Block &block = region.front();
+  size_t n = elementTypes.size();
+  if (block.getNumArguments() != 2 * n)
+    return op->emitOpError("combine region must take ") << 2 * n << " arguments, got "
+                                                          << block.getNumArguments();
+  for (size_t i = 0; i < 2 * n; ++i)
+    if (block.getArgument(i).getType() != elementTypes[i % n])
+      return op->emitOpError("combine region argument ")
+             << i << " must have type " << elementTypes[i % n];
+  Operation *term = block.empty() ? nullptr : &block.back();
+  if (!term || !term->hasTrait<OpTrait::IsTerminator>())
+    return op->emitOpError("combine region must end with a return");
+  if (term->getNumOperands() != n)
+    return op->emitOpError("combine region must yield ") << n << " values, got "
+                                                          << term->getNumOperands();
+  for (size_t i = 0; i < n; ++i)
+    if (term->getOperand(i).getType() != elementTypes[i])
+      return op->emitOpError("combine region result ") << i << " must have type "
+                                                        << elementTypes[i];
+  return success();
+}
+
+static LogicalResult verifyReduceOrScanOperands(Operation *op, ValueRange srcs, int64_t axis,
+                                                SmallVectorImpl<Type> &elementTypes) {
+  if (srcs.empty())
+    return op->emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(srcs.front().getType());
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError("axis ") << axis << " is out of range for rank " << first.getRank();
+  for (Value v : srcs) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getShape() != first.getShape())
+      return op->emitOpError("all operands must have the same shape");
+    elementTypes.push_back(t.getElementType());
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  SmallVector<Type> elems;
+  if (failed(verifyReduceOrScanOperands(*this, getSrcs(), getAxis(), elems)))
+    return failure();
+  if (getNumResults() != getSrcs().size())
+    return emitOpError("must have one result per operand");
+  auto src = cast<RankedTensorType>(getSrcs().front().getType());
+  SmallVector<int64_t> shape(src.getShape());
+  shape.erase(shape.begin() + getAxis());
+  Attribute resultEnc;
+  if (auto *iface = getLayoutVerifier(src.getEncoding()))
+    resultEnc = iface->inferReduceEncoding(src.getEncoding(), getAxis());
+  for (auto [i, res] : llvm::enumerate(getResults())) {
+    Type expected = shape.empty() ? elems[i]
+                                  : Type(RankedTensorType::get(shape, elems[i], resultEnc));
+    if (res.getType() != expected)
+      return emitOpError("result ") << i << " must have type " << expected;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  SmallVector<Type> elems;
+  for (Value v : getSrcs())
+    elems.push_back(cast<RankedTensorType>(v.getType()).getElementType());
+  return verifyCombineRegion(*this, getCombineOp(), elems);
+}
+
+LogicalResult ScanOp::verify() {
+  SmallVector<Type> elems;
+  if (failed(verifyReduceOrScanOperands(*this, getSrcs(), getAxis(), elems)))
+    return failure();
+  if (getNumResults() != getSrcs().size())
+    return emitOpError("must have one result per operand");
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults()))
+    if (src.getType() != res.getType())
+      return emitOpError("each result must have its operand's type");
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  SmallVector<Type> elems;
+  for (Value v : getSrcs())
+    elems.push_back(cast<RankedTensorType>(v.getType()).getElementType());
+  return verifyCombineRegion(*this, getCombineOp(), elems);
+}
+
+LogicalResult HistogramOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (src.getRank() != 1 || res.getRank() != 1)
+    return emitOpError("source and result must be 1-D");
+  if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() != src.getShape())
+    return emitOpError("mask must have the source's shape");
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto idx = cast<RankedTensorType>(getIndices().getType());
+  auto res = cast<RankedTensorType>(getType());
+  int64_t axis = getAxis();
+  if (src.getRank() != idx.getRank())
+    return emitOpError("source and indices must have the same rank");
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("axis ") << axis << " is out of range for rank " << src.getRank();
+  if (res.getShape() != idx.getShape())
+    return emitOpError("result must have the indices' shape");
+  if (res.getElementType() != src.getElementType())
+    return emitOpError("result element type must be the source's");
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && idx.getDimSize(d) > src.getDimSize(d))
+      return emitOpError("indices dimension ") << d << " is larger than the source's";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// External code, debugging
+//===----------------------------------------------------------------------===//
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  int32_t packed = getPackedElement();
+  if (packed <= 0)
+    return emitOpError("packed_element must be positive, got ") << packed;
+  if (getNumOperands() == 0)
+    return success();
+  auto shapeOf = [](Type t) -> ArrayRef<int64_t> {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      return tensor.getShape();
+    return {};
+  };
+  ArrayRef<int64_t> shape = shapeOf(getArgs().front().getType());
+  for (Type t : llvm::concat<Type>(getArgs().getTypes(), getResultTypes()))
+    if (shapeOf(t) != shape)
+      return emitOpError("all operands and results must have the same shape");
+  int64_t numel = 1;
+  for (int64_t d : shape)
+    numel *= d;
+  if (!shape.empty() && numel % packed != 0)
+    return emitOpError("packed_element ") << packed << " must divide the element count "
+                                          << numel;
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size())
+    return emitOpError("isSigned must have one entry per argument (")
+           << getArgs().size() << "), got " << getIsSigned().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name),
+      buildFuncType, getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(printer, *this, /*isVariadic=*/false,
+                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                                           getResAttrsAttrName());
+}
+
+LogicalResult FuncOp::verify() {
+  if (isExternal())
+    return success();
+  ArrayRef<Type> inputs = getFunctionType().getInputs();
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() != inputs.size())
+    return emitOpError("entry block must have ") << inputs.size() << " arguments";
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
+    if (arg.getType() != inputs[i])
+      return emitOpError("entry block argument ") << i << " must have type " << inputs[i];
+  return success();
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto fnAttr = (*this)->getAttrOfType<FlatSymbolRefAttr>("callee");
+  if (!fnAttr)
+    return emitOpError("requires a 'callee' symbol reference attribute");
+  auto fn = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, fnAttr);
+  if (!fn)
+    return emitOpError() << "'" << fnAttr.getValue() << "' does not name a tt.func";
+  FunctionType fnType = fn.getFunctionType();
+  if (fnType.getNumInputs() != getNumOperands())
+    return emitOpError("callee takes ") << fnType.getNumInputs() << " operands, got "
+                                        << getNumOperands();
+  for (unsigned i = 0; i < fnType.getNumInputs(); ++i)
+    if (getOperand(i).getType() != fnType.getInput(i))
+      return emitOpError("operand ") << i << " has type " << getOperand(i).getType()
+                                     << " but the callee takes " << fnType.getInput(i);
+  if (fnType.getNumResults() != getNumResults())
+    return emitOpError("callee returns ") << fnType.getNumResults() << " values, got "
+                                          << getNumResults();
+  for (unsigned i = 0; i < fnType.getNumResults(); ++i)
+    if (getResult(i).getType() != fnType.getResult(i))
+      return emitOpError("result ") << i << " has type " << getResult(i).getType()
+                                    << " but the callee returns " << fnType.getResult(i);
+  return success();
+}
+
+LogicalResult ReturnOp::verify() {
+  auto fn = cast<FuncOp>((*this)->getParentOp());
+  ArrayRef<Type> results = fn.getFunctionType().getResults();
+  if (getNumOperands() != results.size())
+    return emitOpError("has ") << getNumOperands() << " operands, but the enclosing function @"
+                               << fn.getName() << " returns " << results.size();
+  for (unsigned i = 0; i < results.size(); ++i)
+    if (getOperand(i).getType() != results[i])
+      return emitOpError("operand ") << i << " has type " << getOperand(i).getType()
+                                     << " but the function returns " << results[i];
+  return success();
+}

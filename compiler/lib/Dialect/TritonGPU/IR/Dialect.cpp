@@ -1,0 +1,283 @@
+// The ttg dialect: registration, !ttg.memdesc, module-attribute checks and the
+// layout hooks tt op verifiers call.
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+using namespace mlir::triton::gpu;
+
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUDialect.cpp.inc"
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUTypes.cpp.inc"
+
+namespace {
+// Lets tt ops check encodings (reduce / expand_dims slices, dot operands).
+struct TritonGPULayoutVerifier : public DialectLayoutVerifierInterface {
+  using DialectLayoutVerifierInterface::DialectLayoutVerifierInterface;
+
+  Attribute inferReduceEncoding(Attribute src, unsigned axis) const override {
+    if (!isDistributedEncoding(src) || axis >= getEncodingRank(src) || getEncodingRank(src) < 2)
+      return {};
+    return SliceEncodingAttr::get(src.getContext(), axis, src);
+  }
+
+  LogicalResult verifyDotEncodings(Operation *op, Attribute a, Attribute b,
+                                   Attribute c) const override {
+    auto check = [&](Attribute enc, unsigned idx) -> LogicalResult {
+      auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(enc);
+      if (!dot)
+        return op->emitOpError("operand ") << (idx ? "b" : "a")
+                                           << " must have a #ttg.dot_op encoding, got " << enc;
+      if (dot.getOpIdx() != idx)
+        return op->emitOpError("operand ")
+               << (idx ? "b" : "a") << " must have opIdx = " << idx << ", got " << dot.getOpIdx();
+      if (dot.getParent() != c)
+        return op->emitOpError("operand ")
+               << (idx ? "b" : "a") << "'s dot_op parent must be the accumulator's encoding " << c;
+      return success();
+    };
+    if (failed(check(a, 0)) || failed(check(b, 1)))
+      return failure();
+    if (cast<DotOperandEncodingAttr>(a).getKWidth() != cast<DotOperandEncodingAttr>(b).getKWidth())
+      return op->emitOpError("operands a and b must have the same kWidth");
+    return success();
+  }
+};
+} // namespace
+
+void TritonGPUDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.cpp.inc"
+      >();
+  addInterfaces<TritonGPULayoutVerifier>();
+}
+
+void TritonGPUDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tgpu/Dialect/TritonGPU/IR/TritonGPUTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// !ttg.memdesc<SHAPExT, ENC, MEMSPACE[, mutable][, ALLOCSHAPE]>
+//===----------------------------------------------------------------------===//
+Type MemDescType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma() || parser.parseAttribute(encoding))
+    return {};
+  Attribute memorySpace;
+  bool isMutable = false;
+  SmallVector<int64_t> allocShape;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc fieldLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("mutable"))) {
+      isMutable = true;
+      continue;
+    }
+    // An allocation shape starts with a digit; anything else is the memory space.
+    if (fieldLoc.isValid() && std::isdigit(static_cast<unsigned char>(*fieldLoc.getPointer()))) {
+      if (!allocShape.empty()) {
+        parser.emitError(fieldLoc, "allocation shape given twice");
+        return {};
+      }
+      if (parser.parseDimensionList(allocShape, /*allowDynamic=*/false, /*withTrailingX=*/false))
+        return {};
+      continue;
+    }
+    if (memorySpace) {
+      parser.emitError(fieldLoc, "memory space given twice");
+      return {};
+    }
+    if (parser.parseAttribute(memorySpace))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (allocShape.empty())
+    allocShape = shape;
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), shape,
+                    elementType, encoding, memorySpace, isMutable, allocShape);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getEncoding();
+  if (getMemorySpace())
+    printer << ", " << getMemorySpace();
+  if (getMutableMemory())
+    printer << ", mutable";
+  if (getAllocShape() != getShape()) {
+    printer << ", ";
+    llvm::interleave(getAllocShape(), printer, "x");
+  }
+  printer << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType, Attribute encoding,
+                                  Attribute memorySpace, bool mutableMemory,
+                                  ArrayRef<int64_t> allocShape) {
+  if (shape.empty())
+    return emitError() << "memdesc needs rank >= 1";
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << "memdesc dimensions must be positive, got " << d;
+  if (!elementType.isIntOrFloat() && !isa<PointerType>(elementType))
+    return emitError() << "memdesc element type must be an integer or float, got " << elementType;
+  if (!isSharedEncoding(encoding))
+    return emitError() << "memdesc encoding must be a shared layout (swizzled_shared, "
+                          "nvmma_shared or shared_linear), got "
+                       << encoding;
+  unsigned encRank = getEncodingRank(encoding);
+  if (encRank > shape.size())
+    return emitError() << "memdesc of rank " << shape.size() << " cannot have a layout of rank "
+                       << encRank;
+  if (memorySpace && !isa<SharedMemorySpaceAttr>(memorySpace))
+    return emitError() << "memdesc memory space must be #ttg.shared_memory, got " << memorySpace;
+  if (allocShape.size() < shape.size())
+    return emitError() << "allocation shape must have at least the view's rank";
+  for (int64_t d : allocShape)
+    if (d <= 0)
+      return emitError() << "allocation dimensions must be positive, got " << d;
+  ArrayRef<int64_t> trailing = allocShape.take_back(shape.size());
+  for (auto [view, alloc] : llvm::zip(shape, trailing))
+    if (view > alloc)
+      return emitError() << "view dimension " << view << " exceeds the allocation's " << alloc;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Module attributes: ttg.num-warps and friends, and the layouts used under
+// them agreeing with them.
+//===----------------------------------------------------------------------===//
+static std::optional<int64_t> getModuleInt(Operation *module, StringRef name) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+static int64_t product(ArrayRef<unsigned> values) {
+  int64_t p = 1;
+  for (unsigned v : values)
+    p *= v;
+  return p;
+}
+
+// Checks one encoding against the module's warp/thread/CTA counts.
+static LogicalResult checkAgainstModule(Operation *where, Attribute enc,
+                                        std::optional<int64_t> numWarps,
+                                        std::optional<int64_t> threadsPerWarp,
+                                        std::optional<int64_t> numCTAs) {
+  Attribute root = getRootEncoding(enc);
+  auto cgaCount = [](ArrayRef<int32_t> cga, unsigned rank) -> int64_t {
+    return rank ? int64_t(1) << (cga.size() / rank) : 1;
+  };
+  if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(root)) {
+    if (threadsPerWarp && product(blocked.getThreadsPerWarp()) != *threadsPerWarp)
+      return where->emitOpError("layout ")
+             << blocked << " has " << product(blocked.getThreadsPerWarp())
+             << " threads per warp but the module has ttg.threads-per-warp = " << *threadsPerWarp;
+    if (numWarps && product(blocked.getWarpsPerCTA()) != *numWarps)
+      return where->emitOpError("layout ")
+             << blocked << " has " << product(blocked.getWarpsPerCTA())
+             << " warps but the module has ttg.num-warps = " << *numWarps;
+    if (numCTAs && cgaCount(blocked.getCgaBases(), blocked.getRank()) != *numCTAs)
+      return where->emitOpError("layout ") << blocked << " spans "
+                                           << cgaCount(blocked.getCgaBases(), blocked.getRank())
+                                           << " CTAs but the module has ttg.num-ctas = " << *numCTAs;
+  } else if (auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(root)) {
+    if (numWarps && product(mma.getWarpsPerCTA()) != *numWarps)
+      return where->emitOpError("layout ")
+             << mma << " has " << product(mma.getWarpsPerCTA())
+             << " warps but the module has ttg.num-warps = " << *numWarps;
+  } else if (auto linear = dyn_cast_or_null<LinearEncodingAttr>(root)) {
+    unsigned rank = linear.getRank();
+    if (rank && threadsPerWarp &&
+        (int64_t(1) << (linear.getLaneBases().size() / rank)) != *threadsPerWarp)
+      return where->emitOpError("layout ") << linear << " has a lane count that differs from "
+                                           << "ttg.threads-per-warp = " << *threadsPerWarp;
+    if (rank && numWarps && (int64_t(1) << (linear.getWarpBases().size() / rank)) != *numWarps)
+      return where->emitOpError("layout ") << linear << " has a warp count that differs from "
+                                           << "ttg.num-warps = " << *numWarps;
+  }
+  return success();
+}
+
+LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto positivePowerOfTwo = [&](StringRef what) -> LogicalResult {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || !value.getType().isInteger(32))
+      return op->emitError() << "'" << what << "' must be an i32 integer, got " << attr.getValue();
+    int64_t v = value.getInt();
+    if (v <= 0 || !llvm::isPowerOf2_64(v))
+      return op->emitError() << "'" << what << "' must be a positive power of two, got " << v;
+    return success();
+  };
+  if (name == getNumWarpsAttrName() || name == getThreadsPerWarpAttrName() ||
+      name == getNumCTAsAttrName()) {
+    if (failed(positivePowerOfTwo(name)))
+      return failure();
+  } else if (name == getTargetAttrName()) {
+    auto target = dyn_cast<StringAttr>(attr.getValue());
+    StringRef text = target ? target.getValue() : StringRef();
+    unsigned cc;
+    bool ok = (text.consume_front("cuda:") && !text.getAsInteger(10, cc)) ||
+              (text.consume_front("hip:") && !text.empty());
+    if (!target || !ok)
+      return op->emitError() << "'ttg.target' must be a string \"cuda:<compute capability>\" "
+                                "or \"hip:<arch>\", got "
+                             << attr.getValue();
+  } else if (name == getSharedAttrName()) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || !value.getType().isInteger(32) || value.getInt() < 0)
+      return op->emitError() << "'ttg.shared' must be a non-negative i32, got " << attr.getValue();
+  } else {
+    // Other ttg.* attributes (Triton adds new ones over time) are not checked.
+    return success();
+  }
+
+  // Once, from the num-warps attribute: every layout in the module must agree
+  // with the module's warp, thread and CTA counts.
+  if (name != getNumWarpsAttrName() || !isa<ModuleOp>(op))
+    return success();
+  std::optional<int64_t> numWarps = getModuleInt(op, getNumWarpsAttrName());
+  std::optional<int64_t> threadsPerWarp = getModuleInt(op, getThreadsPerWarpAttrName());
+  std::optional<int64_t> numCTAs = getModuleInt(op, getNumCTAsAttrName());
+  auto checkType = [&](Operation *where, Type type) -> LogicalResult {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      if (tensor.getEncoding())
+        return checkAgainstModule(where, tensor.getEncoding(), numWarps, threadsPerWarp, numCTAs);
+    return success();
+  };
+  WalkResult result = op->walk([&](Operation *inner) {
+    for (Type t : inner->getResultTypes())
+      if (failed(checkType(inner, t)))
+        return WalkResult::interrupt();
+    for (Region &region : inner->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkType(inner, arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

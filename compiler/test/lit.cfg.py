@@ -1,0 +1,20 @@
+# lit configuration for tgpu: .mlir/.ttir/.ttgir tests run with RUN lines
+# against the tools in the build tree and FileCheck from LLVM 22.
+import os
+import lit.formats
+
+config.name = "tgpu"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".ttir", ".ttgir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tgpu_obj_root, "compiler", "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+tool_dirs = [
+    os.path.join(config.tgpu_obj_root, "bin"),
+    config.llvm_tools_dir,
+    "/usr/lib/llvm-22/bin",
+]
+config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", "")])
+config.substitutions.append(("%tgpu_src_root", config.tgpu_src_root))
+config.substitutions.append(("%corpus", os.path.join(config.tgpu_src_root, "corpus")))

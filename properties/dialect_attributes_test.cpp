@@ -1,0 +1,3 @@
+// Placeholder replaced below once the dialect builds.
+#include <gtest/gtest.h>
+TEST(Build, Links) { SUCCEED(); }

@@ -1,0 +1,16 @@
+// tgpu-opt: the mlir-opt of this project. Reads TTIR/TTGIR (as Triton 3.x
+// prints it), verifies it, runs passes and prints the result.
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+#include "tgpu/InitAllDialects.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::tgpu::registerAllDialects(registry);
+  // The generic passes Triton's pipelines are made of (canonicalize, cse,
+  // inline, symbol-dce, licm, ...).
+  mlir::registerTransformsPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tgpu optimizer driver\n", registry));
+}
