@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "tgpu"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir", ".ttir", ".ttgir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tgpu_obj_root, "compiler", "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -17,4 +17,5 @@ tool_dirs = [
 ]
 config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", "")])
 config.substitutions.append(("%tgpu_src_root", config.tgpu_src_root))
+config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%corpus", os.path.join(config.tgpu_src_root, "corpus")))

@@ -50,6 +50,27 @@ struct TritonGPULayoutVerifier : public DialectLayoutVerifierInterface {
     return success();
   }
 };
+// Short aliases (#blocked, #mma, #shared, #smem, #linear) as Triton prints
+// them; slice and dot_op stay inline, as in Triton's output.
+struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr))
+      os << "blocked";
+    else if (isa<NvidiaMmaEncodingAttr>(attr))
+      os << "mma";
+    else if (isa<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr, SharedLinearEncodingAttr>(
+                 attr))
+      os << "shared";
+    else if (isa<SharedMemorySpaceAttr>(attr))
+      os << "smem";
+    else if (isa<LinearEncodingAttr>(attr))
+      os << "linear";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::FinalAlias;
+  }
+};
 } // namespace
 
 void TritonGPUDialect::initialize() {
@@ -59,7 +80,7 @@ void TritonGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.cpp.inc"
       >();
-  addInterfaces<TritonGPULayoutVerifier>();
+  addInterfaces<TritonGPULayoutVerifier, TritonGPUOpAsmInterface>();
 }
 
 void TritonGPUDialect::registerTypes() {

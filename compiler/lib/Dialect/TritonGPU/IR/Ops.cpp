@@ -8,6 +8,30 @@ using namespace mlir;
 using namespace mlir::triton;
 using namespace mlir::triton::gpu;
 
+// `local`, `global_read|global_write`, `all`: the barrier's address spaces as
+// keywords joined by `|` (how Triton prints ttg.barrier).
+static ParseResult parseAddrSpace(OpAsmParser &parser, AddrSpaceAttr &attr) {
+  AddrSpace value = AddrSpace::None;
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<AddrSpace> bit = symbolizeAddrSpace(keyword);
+    if (!bit)
+      return parser.emitError(loc, "unknown barrier address space '")
+             << keyword << "' (expected local, global_read, global_write, tensor_read, "
+             << "tensor_write or all)";
+    value = value | *bit;
+  } while (succeeded(parser.parseOptionalVerticalBar()));
+  attr = AddrSpaceAttr::get(parser.getContext(), value);
+  return success();
+}
+
+static void printAddrSpace(OpAsmPrinter &printer, Operation *, AddrSpaceAttr attr) {
+  printer << stringifyAddrSpace(attr.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.cpp.inc"
 

@@ -126,7 +126,7 @@ def TTG_BarrierOp : TTG_Op<"barrier", [
     MemoryEffects<[MemRead<SharedMemory>, MemWrite<SharedMemory>]>]> {
   let summary = "CTA-wide barrier that also orders the named memory";
   let arguments = (ins TTG_AddrSpace:$addrSpace);
-  let assemblyFormat = "$addrSpace attr-dict";
+  let assemblyFormat = "custom<AddrSpace>($addrSpace) attr-dict";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,370 @@
+// Every tt verifier rule rejects bad input with a located diagnostic.
+// RUN: tgpu-opt %s -split-input-file -verify-diagnostics
+
+tt.func @bad_shape(%x: f32) {
+  // expected-error @+1 {{has a dimension that is not a positive power of two}}
+  %0 = tt.splat %x : f32 -> tensor<3xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @too_big(%x: f32) {
+  // expected-error @+1 {{has more than 1048576 elements}}
+  %0 = tt.splat %x : f32 -> tensor<2048x1024xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @splat_of_tensor(%x: tensor<4xf32>) {
+  // expected-error @+1 {{source must be a scalar}}
+  %0 = tt.splat %x : tensor<4xf32> -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @bitcast_width(%x: tensor<4xf32>) {
+  // expected-error @+1 {{element widths differ (32 vs 16 bits)}}
+  %0 = tt.bitcast %x : tensor<4xf32> -> tensor<4xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @fp_narrow(%x: tensor<4xf32>) {
+  // expected-error @+1 {{narrowing conversion needs a rounding mode}}
+  %0 = tt.fp_to_fp %x : tensor<4xf32> -> tensor<4xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @fp_widen(%x: tensor<4xf16>) {
+  // expected-error @+1 {{widening conversion must not carry a rounding mode}}
+  %0 = tt.fp_to_fp %x, rounding = rtz : tensor<4xf16> -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @load_not_pointer(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ptr' must be ptr or ranked tensor of ptr values, but got 'tensor<4xi32>'}}
+  %0 = tt.load %x : tensor<4xi32>
+  tt.return
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+tt.func @load_mask_shape(%p: tensor<4x!tt.ptr<f32>>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{use of value '%m' expects different type than prior uses}}
+  %0 = tt.load %p, %m : tensor<4x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+tt.func @load_other_without_mask(%p: tensor<4x!tt.ptr<f32>>, %o: tensor<4xf32>) {
+  // expected-error @+1 {{other needs a mask}}
+  %0 = "tt.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (tensor<4x!tt.ptr<f32>>, tensor<4xf32>) -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @store_boundary(%p: tensor<4x!tt.ptr<f32>>, %v: tensor<4xf32>) {
+  // expected-error @+1 {{boundaryCheck is only allowed with a block pointer}}
+  tt.store %p, %v {boundaryCheck = array<i32: 0>} : tensor<4x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+tt.func @fadd_on_int(%p: !tt.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{'fadd' needs float elements}}
+  %0 = tt.atomic_rmw fadd, relaxed, gpu, %p, %v : (!tt.ptr<i32>, i32) -> i32
+  tt.return
+}
+
+// -----
+
+tt.func @and_on_float(%p: !tt.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'and' needs integer elements}}
+  %0 = tt.atomic_rmw and, relaxed, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
+  tt.return
+}
+
+// -----
+
+tt.func @atomic_i8(%p: !tt.ptr<i8>, %v: i8) {
+  // expected-error @+1 {{atomics need 16-, 32- or 64-bit}}
+  %0 = tt.atomic_rmw add, relaxed, gpu, %p, %v : (!tt.ptr<i8>, i8) -> i8
+  tt.return
+}
+
+// -----
+
+tt.func @unsplat_many(%x: tensor<4xi32>) {
+  // expected-error @+1 {{source must have exactly one element, got 4}}
+  %0 = tt.unsplat %x : tensor<4xi32> -> i32
+  tt.return
+}
+
+// -----
+
+tt.func @expand_axis(%x: tensor<4xi32>) {
+  // expected-error @+1 {{axis 2 is out of range [0, 1]}}
+  %0 = tt.expand_dims %x {axis = 2 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @expand_shape(%x: tensor<4xi32>) {
+  // expected-error @+1 {{result shape must be the source shape with a 1 inserted at axis 0}}
+  %0 = tt.expand_dims %x {axis = 0 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @reshape_size(%x: tensor<4x8xi32>) {
+  // expected-error @+1 {{same number of elements}}
+  %0 = tt.reshape %x : tensor<4x8xi32> -> tensor<16xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @broadcast_non_one(%x: tensor<4x2xi32>) {
+  // expected-error @+1 {{only dimensions of size 1 can be broadcast (2 -> 8)}}
+  %0 = tt.broadcast %x : tensor<4x2xi32> -> tensor<4x8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @cat_size(%x: tensor<4xi32>) {
+  // expected-error @+1 {{result must hold the elements of both operands}}
+  %0 = tt.cat %x, %x : tensor<4xi32> -> tensor<16xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @join_shape(%x: tensor<4xi32>) {
+  // expected-error @+1 {{trailing 2}}
+  %0 = tt.join %x, %x : tensor<4xi32> -> tensor<2x4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @split_last(%x: tensor<4x4xi32>) {
+  // expected-error @+1 {{last dimension must have size 2}}
+  %0, %1 = tt.split %x : tensor<4x4xi32> -> tensor<4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @trans_order(%x: tensor<4x8xi32>) {
+  // expected-error @+1 {{order must be a permutation of [0, 2)}}
+  %0 = tt.trans %x {order = array<i32: 1, 1>} : tensor<4x8xi32> -> tensor<8x4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @trans_shape(%x: tensor<4x8xi32>) {
+  // expected-error @+1 {{result dimension 0 must be source dimension 1}}
+  %0 = tt.trans %x {order = array<i32: 1, 0>} : tensor<4x8xi32> -> tensor<4x8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @range_empty() {
+  // expected-error @+1 {{start 8 must be less than end 8}}
+  %0 = tt.make_range {end = 8 : i32, start = 8 : i32} : tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @range_size() {
+  // expected-error @+1 {{result size must be end - start = 16}}
+  %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @range_i64() {
+  // expected-error @+1 {{result must hold i32}}
+  %0 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi64>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_k(%a: tensor<16x32xf16>, %b: tensor<16x64xf16>, %c: tensor<16x64xf32>) {
+  // expected-error @+1 {{reduction dimensions differ: a has K = 32, b has K = 16}}
+  %0 = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<16x64xf16> -> tensor<16x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_acc(%a: tensor<16x32xf16>, %b: tensor<32x64xf16>, %c: tensor<16x32xf32>) {
+  // expected-error @+1 {{accumulator shape must be [M, N] = [16, 64]}}
+  %0 = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x64xf16> -> tensor<16x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16xf16>, %c: tensor<16xf32>) {
+  // expected-error @+1 {{operands must be 2-D or 3-D (batched)}}
+  %0 = tt.dot %a, %b, %c : tensor<16xf16> * tensor<16xf16> -> tensor<16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_axis(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = "tt.reduce"(%x) <{axis = 2 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %s = arith.addf %l, %r : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_result(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result 0 must have type 'tensor<8xf32>'}}
+  %0 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %s = arith.addf %l, %r : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_args(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region must take 2 arguments, got 1}}
+  %0 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32):
+    tt.reduce.return %l : f32
+  }) : (tensor<8xf32>) -> f32
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_region_type(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region result 0 must have type 'f32'}}
+  %0 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %c = arith.constant 0 : i32
+    tt.reduce.return %c : i32
+  }) : (tensor<8xf32>) -> f32
+  tt.return
+}
+
+// -----
+
+tt.func @scan_type(%x: tensor<8xf32>) {
+  // expected-error @+1 {{each result must have its operand's type}}
+  %0 = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%l: f32, %r: f32):
+    %s = arith.addf %l, %r : f32
+    tt.scan.return %s : f32
+  }) : (tensor<8xf32>) -> tensor<8xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @histogram_rank(%x: tensor<4x4xi32>) {
+  // expected-error @+1 {{source and result must be 1-D}}
+  %0 = tt.histogram %x : tensor<4x4xi32> -> tensor<16xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_axis(%x: tensor<8xf32>, %i: tensor<8xi32>) {
+  // expected-error @+1 {{axis 1 is out of range for rank 1}}
+  %0 = tt.gather %x[%i] {axis = 1 : i32} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_pack(%x: tensor<8xf32>) {
+  // expected-error @+1 {{packed_element must be positive, got 0}}
+  %0 = tt.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 0 : i32, pure = true} %x : tensor<8xf32> -> tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @print_signs(%x: tensor<8xi32>) {
+  // expected-error @+1 {{isSigned must have one entry per argument (1), got 0}}
+  tt.print "x" {hex = false, isSigned = array<i32>} : %x : tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @ret_count(%x: i32) -> i32 {
+  // expected-error @+1 {{has 0 operands, but the enclosing function @ret_count returns 1}}
+  tt.return
+}
+
+// -----
+
+tt.func @call_missing(%x: i32) {
+  // expected-error @+1 {{'nothere' does not name a tt.func}}
+  tt.call @nothere(%x) : (i32) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func private @f(%x: i32)
+tt.func @call_types(%x: i64) {
+  // expected-error @+1 {{operand 0 has type 'i64' but the callee takes 'i32'}}
+  tt.call @f(%x) : (i64) -> ()
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{pointee must be an integer, float, pointer or tensor}}
+tt.func @bad_pointee(%p: !tt.ptr<none>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{address space must be in [0, 2^31)}}
+tt.func @bad_addrspace(%p: !tt.ptr<f32, -1>) {
+  tt.return
+}
+
+// -----
+
+tt.func @tensor_ptr_advance(%p: !tt.ptr<tensor<4x4xf32>>, %o: i32) {
+  // expected-error @+1 {{expects 2 offsets, got 1}}
+  %0 = tt.advance %p, [%o] : <tensor<4x4xf32>>
+  tt.return
+}

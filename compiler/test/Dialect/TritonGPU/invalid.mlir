@@ -1,0 +1,265 @@
+// Malformed layouts, buffers, module attributes and ttg ops are rejected with
+// located diagnostics (never a crash: perPhase = 0 kills Triton with SIGFPE).
+// RUN: tgpu-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{swizzled_shared perPhase must be a positive power of two, got 0}}
+#bad = #ttg.swizzled_shared<{vec = 8, perPhase = 0, maxPhase = 4, order = [1, 0]}>
+
+// -----
+
+// expected-error @+1 {{order must be a permutation of [0, 2)}}
+#bad = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 0]}>
+
+// -----
+
+// expected-error @+1 {{must have the same rank (got 2, 1, 2, 2)}}
+#bad = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// -----
+
+// expected-error @+1 {{sizePerThread entries must be positive powers of two, got 3}}
+#bad = #ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+// expected-error @+1 {{#ttg.blocked: missing 'order'}}
+#bad = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4]}>
+
+// -----
+
+// expected-error @+1 {{#ttg.blocked: unknown field 'orderr'}}
+#bad = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], orderr = [0]}>
+
+// -----
+
+// expected-error @+1 {{'sizePerThread' entries must be in [0, 2^32), got -1}}
+#bad = #ttg.blocked<{sizePerThread = [-1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+// expected-error @+1 {{'warpsPerCTA' must be a list of integers}}
+#bad = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "four", order = [0]}>
+
+// -----
+
+// expected-error @+1 {{CTASplitNum dividing CTAsPerCGA}}
+#bad = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCGA = [2], CTASplitNum = [4], CTAOrder = [0]}>
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{slice parent must have rank >= 2, got 1}}
+#bad = #ttg.slice<{dim = 0, parent = #blocked}>
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{slice dim 2 is out of range for a parent of rank 2}}
+#bad = #ttg.slice<{dim = 2, parent = #blocked}>
+
+// -----
+
+// expected-error @+1 {{slice parent must be a distributed layout}}
+#bad = #ttg.slice<{dim = 0, parent = 42 : i32}>
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{dot_op with an nvidia_mma parent needs kWidth}}
+#bad = #ttg.dot_op<{opIdx = 0, parent = #mma}>
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{dot_op opIdx must be 0 (A) or 1 (B), got 2}}
+#bad = #ttg.dot_op<{opIdx = 2, parent = #mma, kWidth = 2}>
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{dot_op with a blocked parent (FMA path) takes no kWidth}}
+#bad = #ttg.dot_op<{opIdx = 0, parent = #blocked, kWidth = 2}>
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// expected-error @+1 {{only operand A (opIdx = 0) can be in registers}}
+#bad = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// -----
+
+// expected-error @+1 {{nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got 5}}
+#bad = #ttg.nvidia_mma<{versionMajor = 5, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+
+// -----
+
+// expected-error @+1 {{nvidia_mma v3 instrShape must be [16, N, K]}}
+#bad = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 12, 16]}>
+
+// -----
+
+// expected-error @+1 {{nvidia_mma v3 needs warpsPerCTA[0] to be a multiple of 4}}
+#bad = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 64, 16]}>
+
+// -----
+
+// expected-error @+1 {{nvmma_shared swizzlingByteWidth must be 0, 32, 64 or 128, got 96}}
+#bad = #ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false, elementBitWidth = 16}>
+
+// -----
+
+// expected-error @+1 {{shared_linear alignment must be a positive power of two, got 12}}
+#bad = #ttg.shared_linear<{offset = [[0, 1], [1, 0]]}, alignment = 12>
+
+// -----
+
+// expected-error @+1 {{every basis in 'lane' must have 2 entries, got [1]}}
+#bad = #ttg.linear<{register = [[0, 1]], lane = [[1]], warp = [], block = []}>
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{#ttg.blocked layout has rank 2 but the tensor has rank 1}}
+tt.func @rank_mismatch(%x: tensor<16xf32, #blocked>) {
+  tt.return
+}
+
+// -----
+
+#linear = #ttg.linear<{register = [[0, 8]], lane = [], warp = [], block = []}>
+// expected-error @+1 {{#ttg.linear basis entry 8 is outside dimension 1 of size 4}}
+tt.func @linear_out_of_range(%x: tensor<2x4xf32, #linear>) {
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{memdesc encoding must be a shared layout}}
+tt.func @memdesc_distributed(%x: !ttg.memdesc<16xf32, #blocked, #ttg.shared_memory>) {
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// expected-error @+1 {{view dimension 64 exceeds the allocation's 32}}
+tt.func @memdesc_alloc_shape(%x: !ttg.memdesc<64x64xf32, #shared, #ttg.shared_memory, 32x64>) {
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // expected-error @+1 {{has 8 warps but the module has ttg.num-warps = 4}}
+  tt.func @warps(%x: tensor<256xf32, #blocked>) {
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // expected-error @+1 {{has 16 threads per warp but the module has ttg.threads-per-warp = 32}}
+  tt.func @threads(%x: tensor<256xf32, #blocked>) {
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'ttg.num-warps' must be a positive power of two, got 3}}
+module attributes {"ttg.num-warps" = 3 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'ttg.target' must be a string "cuda:<compute capability>"}}
+module attributes {ttg.target = "cuda:x"} {
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @store_immutable(%t: tensor<16x16xf32>, %b: !ttg.memdesc<16x16xf32, #shared, #smem>) {
+  // expected-error @+1 {{cannot store into an immutable buffer}}
+  ttg.local_store %t, %b : tensor<16x16xf32> -> !ttg.memdesc<16x16xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @alloc_uninit_immutable() {
+  // expected-error @+1 {{an uninitialised buffer must be mutable}}
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<16x16xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @index_shape(%b: !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable>, %i: i32) {
+  // expected-error @+1 {{result shape must be the source shape without its first dimension}}
+  %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x8xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_out(%b: !ttg.memdesc<16x16xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{slice [16, 24) is outside dimension 1 of size 16}}
+  %0 = ttg.memdesc_subslice %b [0, 16] : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x8xf32, #shared, #smem, mutable, 16x16>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+tt.func @convert_to_shared(%x: tensor<128xf32, #blocked>) {
+  // expected-error @+1 {{source and result must have distributed layouts}}
+  %0 = ttg.convert_layout %x : tensor<128xf32, #blocked> -> tensor<128xf32, #shared>
+  tt.return
+}
+
+// -----
+
+tt.func @barrier_kind() {
+  // expected-error @+1 {{unknown barrier address space 'everything'}}
+  ttg.barrier everything
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @reduce_layout(%x: tensor<16x16xf32, #blocked>) {
+  // expected-error @+1 {{result 0 must have type 'tensor<16xf32, #ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>>'}}
+  %0 = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %s = arith.addf %l, %r : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<16x16xf32, #blocked>) -> tensor<16xf32, #blocked1>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+tt.func @dot_parent(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                    %b: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+                    %c: tensor<16x16xf32, #blocked>) {
+  // expected-error @+1 {{operand a's dot_op parent must be the accumulator's encoding}}
+  %0 = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #blocked>
+  tt.return
+}
