@@ -368,3 +368,70 @@ tt.func @tensor_ptr_advance(%p: !tt.ptr<tensor<4x4xf32>>, %o: i32) {
   %0 = tt.advance %p, [%o] : <tensor<4x4xf32>>
   tt.return
 }
+
+// -----
+
+tt.func @make_ptr_order(%base: !tt.ptr<f16>, %i: i64, %o: i32) {
+  // expected-error @+1 {{order must be a permutation of [0, 2)}}
+  %p = tt.make_tensor_ptr %base, [%i, %i], [%i, %i], [%o, %o] {order = array<i32: 1, 1>} : <tensor<32x64xf16>>
+  tt.return
+}
+
+// -----
+
+tt.func @cas_types(%p: !tt.ptr<i32>, %c: i64, %v: i64) {
+  // expected-error @+1 {{cmp, val and result must have the pointee type 'i32'}}
+  %0 = tt.atomic_cas relaxed, gpu, %p, %c, %v : (!tt.ptr<i32>, i64, i64) -> i64
+  tt.return
+}
+
+// -----
+
+tt.func @gather_index_size(%x: tensor<4x8xf32>, %i: tensor<8x8xi32>) {
+  // expected-error @+1 {{indices dimension 0 is larger than the source's}}
+  %0 = tt.gather %x[%i] {axis = 1 : i32} : (tensor<4x8xf32>, tensor<8x8xi32>) -> tensor<8x8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_mixed(%a: tensor<16x16xf16>, %b: tensor<16x16xi8>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{a and b must both be float or both be integer}}
+  %0 = tt.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x16xi8> -> tensor<16x16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_count(%x: tensor<8xf32>) {
+  // expected-error @+1 {{must have one result per operand}}
+  %0:2 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    tt.reduce.return %l : f32
+  }) : (tensor<8xf32>) -> (f32, f32)
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_divides(%x: tensor<8xf32>) {
+  // expected-error @+1 {{packed_element 3 must divide the element count 8}}
+  %0 = tt.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 3 : i32, pure = true} %x : tensor<8xf32> -> tensor<8xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @block_ptr_mask(%p: !tt.ptr<tensor<4x4xf32>>, %m: tensor<4x4xi1>) {
+  // expected-error @+1 {{a block pointer load takes no mask or other}}
+  %0 = tt.load %p, %m : !tt.ptr<tensor<4x4xf32>>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_imprecise(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{maxNumImpreciseAcc must not be negative}}
+  %0 = tt.dot %a, %b, %c {maxNumImpreciseAcc = -4 : i32} : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  tt.return
+}

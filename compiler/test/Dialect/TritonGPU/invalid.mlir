@@ -263,3 +263,112 @@ tt.func @dot_parent(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma,
   %0 = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #blocked>
   tt.return
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @load_shape(%b: !ttg.memdesc<16x16xf32, #shared, #smem>) {
+  // expected-error @+1 {{tensor shape and buffer shape differ}}
+  %0 = ttg.local_load %b : !ttg.memdesc<16x16xf32, #shared, #smem> -> tensor<16x8xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @alloc_elem(%t: tensor<16x16xf16>) {
+  // expected-error @+1 {{tensor element type 'f16' differs from the buffer's 'f32'}}
+  %0 = ttg.local_alloc %t : (tensor<16x16xf16>) -> !ttg.memdesc<16x16xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @trans_order(%b: !ttg.memdesc<16x8xf32, #shared, #smem>) {
+  // expected-error @+1 {{order must be a permutation of [0, 2)}}
+  %0 = ttg.memdesc_trans %b {order = array<i32: 0, 0>} : !ttg.memdesc<16x8xf32, #shared, #smem> -> !ttg.memdesc<8x16xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @reshape_count(%b: !ttg.memdesc<16x8xf32, #shared, #smem>) {
+  // expected-error @+1 {{source and result must have the same number of elements}}
+  %0 = ttg.memdesc_reshape %b : !ttg.memdesc<16x8xf32, #shared, #smem> -> !ttg.memdesc<16x16xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @view_mutability(%b: !ttg.memdesc<2x16x8xf32, #shared, #smem, mutable>, %i: i32) {
+  // expected-error @+1 {{view must keep mutability}}
+  %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x16x8xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x8xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @copy_immutable(%p: tensor<16x8x!tt.ptr<f32>>, %b: !ttg.memdesc<16x8xf32, #shared, #smem>) {
+  // expected-error @+1 {{destination buffer must be mutable}}
+  %0 = ttg.async_copy_global_to_local %p, %b : tensor<16x8x!tt.ptr<f32>> -> <16x8xf32, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @copy_pointee(%p: tensor<16x8x!tt.ptr<f16>>, %b: !ttg.memdesc<16x8xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{pointee type differs from the buffer's element type}}
+  %0 = ttg.async_copy_global_to_local %p, %b : tensor<16x8x!tt.ptr<f16>> -> <16x8xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+tt.func @wait_negative() {
+  // expected-error @+1 {{num must not be negative, got -1}}
+  %0 = ttg.async_wait {num = -1 : i32}
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @wgmma_acc(%a: !ttg.memdesc<64x64xf16, #shared, #smem>, %c: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{accumulator must have an nvidia_mma v3 encoding}}
+  %0 = ttng.warp_group_dot %a, %a, %c : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #blocked>
+  tt.return
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @wgmma_k(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared, #smem>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{reduction dimensions differ: a has K = 32, b has K = 64}}
+  %0 = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+  tt.return
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+tt.func @wgmma_wait(%c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{pendings must not be negative, got -2}}
+  %0 = ttng.warp_group_dot_wait %c {pendings = -2 : i32} : tensor<64x64xf32, #mma>
+  tt.return
+}

@@ -341,7 +341,7 @@ LogicalResult DotOp::verify() {
     return emitOpError("a and b must both be float or both be integer");
   if (isa<FloatType>(ae) != isa<FloatType>(ce))
     return emitOpError("accumulator must be float for float inputs and integer for integer ones");
-  if (getMaxNumImpreciseAcc() < 0)
+  if (getMaxNumImpreciseAccAttr().getInt() < 0)
     return emitOpError("maxNumImpreciseAcc must not be negative");
   bool anyEnc = a.getEncoding() || b.getEncoding() || c.getEncoding();
   bool allEnc = a.getEncoding() && b.getEncoding() && c.getEncoding();
@@ -492,7 +492,7 @@ void ElementwiseInlineAsmOp::getEffects(
 }
 
 LogicalResult ElementwiseInlineAsmOp::verify() {
-  int32_t packed = getPackedElement();
+  int64_t packed = getPackedElementAttr().getInt();
   if (packed <= 0)
     return emitOpError("packed_element must be positive, got ") << packed;
   if (getNumOperands() == 0)

@@ -173,8 +173,9 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
 }
 
 LogicalResult AsyncWaitOp::verify() {
-  if (getNum() < 0)
-    return emitOpError("num must not be negative, got ") << getNum();
+  // The generated getter is unsigned; read the attribute signed.
+  if (getNumAttr().getInt() < 0)
+    return emitOpError("num must not be negative, got ") << getNumAttr().getInt();
   return success();
 }
 

@@ -54,7 +54,8 @@ LogicalResult WarpGroupDotOp::verify() {
 }
 
 LogicalResult WarpGroupDotWaitOp::verify() {
-  if (getPendings() < 0)
-    return emitOpError("pendings must not be negative, got ") << getPendings();
+  // The generated getter is unsigned; read the attribute signed.
+  if (getPendingsAttr().getInt() < 0)
+    return emitOpError("pendings must not be negative, got ") << getPendingsAttr().getInt();
   return success();
 }
