@@ -76,15 +76,8 @@ LogicalResult MakeTensorPtrOp::verify() {
   size_t rank = block.getRank();
   if (getShape().size() != rank || getStrides().size() != rank || getOffsets().size() != rank)
     return emitOpError("shape, strides and offsets must each have ") << rank << " entries";
-  ArrayRef<int32_t> order = getOrder();
-  if (order.size() != rank)
-    return emitOpError("order must have ") << rank << " entries";
-  llvm::SmallBitVector seen(rank);
-  for (int32_t d : order) {
-    if (d < 0 || static_cast<size_t>(d) >= rank || seen.test(d))
-      return emitOpError("order must be a permutation of [0, ") << rank << ")";
-    seen.set(d);
-  }
+  if (failed(verifyPermutation(*this, getOrder(), rank)))
+    return failure();
   auto base = cast<PointerType>(getBase().getType());
   if (base.getPointeeType() != block.getElementType())
     return emitOpError("base pointee ") << base.getPointeeType()
@@ -277,7 +270,8 @@ LogicalResult SplitOp::verify() {
   return success();
 }
 
-static LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, int64_t rank) {
+LogicalResult mlir::triton::verifyPermutation(Operation *op, ArrayRef<int32_t> order,
+                                             int64_t rank) {
   if (static_cast<int64_t>(order.size()) != rank)
     return op->emitOpError("order must have ") << rank << " entries, got " << order.size();
   llvm::SmallBitVector seen(rank);

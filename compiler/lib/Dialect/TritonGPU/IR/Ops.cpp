@@ -134,14 +134,10 @@ LogicalResult MemDescTransOp::verify() {
     return failure();
   ArrayRef<int32_t> order = getOrder();
   int64_t rank = src.getRank();
-  if (static_cast<int64_t>(order.size()) != rank || dst.getRank() != rank)
-    return emitOpError("order, source and result must have the same rank");
-  llvm::SmallBitVector seen(rank);
-  for (int32_t d : order) {
-    if (d < 0 || d >= rank || seen.test(d))
-      return emitOpError("order must be a permutation of [0, ") << rank << ")";
-    seen.set(d);
-  }
+  if (dst.getRank() != rank)
+    return emitOpError("source and result must have the same rank");
+  if (failed(verifyPermutation(*this, order, rank)))
+    return failure();
   for (int64_t i = 0; i < rank; ++i)
     if (dst.getDimSize(i) != src.getDimSize(order[i]))
       return emitOpError("result dimension ") << i << " must be source dimension " << order[i];

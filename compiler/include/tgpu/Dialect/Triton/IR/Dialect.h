@@ -51,6 +51,9 @@ Type getBlockPointerBaseType(Type type);
 // The encoding of a ranked tensor, or null.
 Attribute getEncoding(Type type);
 
+// `order` is a permutation of [0, rank) (trans-like ops); reports on `op`.
+LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, int64_t rank);
+
 } // namespace mlir::triton
 
 #define GET_OP_CLASSES
