@@ -435,3 +435,11 @@ tt.func @dot_imprecise(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<
   %0 = tt.dot %a, %b, %c {maxNumImpreciseAcc = -4 : i32} : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
   tt.return
 }
+
+// -----
+
+tt.func @negative_axis(%x: tensor<4xi32>) {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
+  %0 = tt.expand_dims %x {axis = -1 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+  tt.return
+}

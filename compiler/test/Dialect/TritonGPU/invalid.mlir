@@ -372,3 +372,28 @@ tt.func @wgmma_wait(%c: tensor<64x64xf32, #mma>) {
   %0 = ttng.warp_group_dot_wait %c {pendings = -2 : i32} : tensor<64x64xf32, #mma>
   tt.return
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @alloc_alignment() {
+  // expected-error @+1 {{attribute 'alignment' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive}}
+  %0 = ttg.local_alloc {alignment = -16 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @alloc_alignment_pow2() {
+  // expected-error @+1 {{alignment must be a power of two, got 24}}
+  %0 = ttg.local_alloc {alignment = 24 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{CTAOrder must be a permutation of [0, 1)}}
+#bad = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [1]}>

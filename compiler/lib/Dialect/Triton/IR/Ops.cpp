@@ -2,6 +2,7 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -12,14 +13,8 @@ using namespace mlir::triton;
 #define GET_OP_CLASSES
 #include "tgpu/Dialect/Triton/IR/TritonOps.cpp.inc"
 
-static Type elementTypeOf(Type t) {
-  if (auto tensor = dyn_cast<RankedTensorType>(t))
-    return tensor.getElementType();
-  return t;
-}
-
 static unsigned bitWidthOf(Type t) {
-  t = elementTypeOf(t);
+  t = getElementTypeOrSelf(t);
   if (isa<PointerType>(t))
     return 64;
   if (t.isIntOrFloat())
@@ -127,7 +122,7 @@ LogicalResult StoreOp::verify() {
 }
 
 static LogicalResult verifyAtomicType(Operation *op, Type valType) {
-  Type elem = elementTypeOf(valType);
+  Type elem = getElementTypeOrSelf(valType);
   unsigned bits = bitWidthOf(elem);
   if (!elem.isIntOrFloat() || (bits != 16 && bits != 32 && bits != 64))
     return op->emitOpError("atomics need 16-, 32- or 64-bit integer or float elements, got ")
@@ -138,7 +133,7 @@ static LogicalResult verifyAtomicType(Operation *op, Type valType) {
 LogicalResult AtomicRMWOp::verify() {
   if (failed(verifyAtomicType(*this, getVal().getType())))
     return failure();
-  Type elem = elementTypeOf(getVal().getType());
+  Type elem = getElementTypeOrSelf(getVal().getType());
   bool isFloat = isa<FloatType>(elem);
   switch (getAtomicRmwOp()) {
   case RMWOp::AND:
@@ -491,15 +486,12 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
     return emitOpError("packed_element must be positive, got ") << packed;
   if (getNumOperands() == 0)
     return success();
-  auto shapeOf = [](Type t) -> ArrayRef<int64_t> {
-    if (auto tensor = dyn_cast<RankedTensorType>(t))
-      return tensor.getShape();
-    return {};
-  };
-  ArrayRef<int64_t> shape = shapeOf(getArgs().front().getType());
-  for (Type t : llvm::concat<Type>(getArgs().getTypes(), getResultTypes()))
-    if (shapeOf(t) != shape)
-      return emitOpError("all operands and results must have the same shape");
+  if (failed(verifyCompatibleShapes(llvm::to_vector(
+          llvm::concat<Type>(getArgs().getTypes(), getResultTypes())))))
+    return emitOpError("all operands and results must have the same shape");
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(getArgs().front().getType()))
+    shape = tensor.getShape();
   int64_t numel = 1;
   for (int64_t d : shape)
     numel *= d;

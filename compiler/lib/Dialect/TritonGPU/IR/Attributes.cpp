@@ -204,6 +204,17 @@ std::optional<DictionaryAttr> parseDictBody(AsmParser &parser) {
   return dict;
 }
 
+LogicalResult checkPermutation(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                               ArrayRef<unsigned> order) {
+  llvm::SmallBitVector seen(order.size());
+  for (unsigned d : order) {
+    if (d >= order.size() || seen.test(d))
+      return emitError() << name << " must be a permutation of [0, " << order.size() << ")";
+    seen.set(d);
+  }
+  return success();
+}
+
 // The CTA (CGA) layout: Triton 3.6 prints `CGALayout = [[...]]` (the `block`
 // bases); older releases print CTAsPerCGA / CTASplitNum / CTAOrder. Both are
 // read; the bases are what is kept and printed.
@@ -232,14 +243,8 @@ std::optional<SmallVector<int32_t>> readCGA(FieldReader &reader, unsigned rank) 
                    << " entries";
     return std::nullopt;
   }
-  llvm::SmallBitVector seen(rank);
-  for (unsigned d : *order) {
-    if (d >= rank || seen.test(d)) {
-      reader.error() << "CTAOrder must be a permutation of [0, " << rank << ")";
-      return std::nullopt;
-    }
-    seen.set(d);
-  }
+  if (failed(checkPermutation([&] { return reader.error(); }, "CTAOrder", *order)))
+    return std::nullopt;
   for (unsigned d = 0; d < rank; ++d) {
     unsigned n = (*perCGA)[d], s = (*split)[d];
     if (n == 0 || s == 0 || !llvm::isPowerOf2_32(n) || !llvm::isPowerOf2_32(s) || n % s != 0) {
@@ -296,16 +301,6 @@ LogicalResult checkPowersOfTwo(function_ref<InFlightDiagnostic()> emitError, Str
   return success();
 }
 
-LogicalResult checkPermutation(function_ref<InFlightDiagnostic()> emitError, StringRef name,
-                               ArrayRef<unsigned> order) {
-  llvm::SmallBitVector seen(order.size());
-  for (unsigned d : order) {
-    if (d >= order.size() || seen.test(d))
-      return emitError() << name << " must be a permutation of [0, " << order.size() << ")";
-    seen.set(d);
-  }
-  return success();
-}
 
 LogicalResult checkBases(function_ref<InFlightDiagnostic()> emitError, StringRef name,
                          ArrayRef<int32_t> flat, unsigned rank) {

@@ -67,9 +67,8 @@ LogicalResult LocalAllocOp::verify() {
   } else if (!buffer.getMutableMemory()) {
     return emitOpError("an uninitialised buffer must be mutable");
   }
-  if (auto align = getAlignment())
-    if (*align <= 0 || !llvm::isPowerOf2_32(*align))
-      return emitOpError("alignment must be a positive power of two, got ") << *align;
+  if (auto align = getAlignment(); align && !llvm::isPowerOf2_32(*align))
+    return emitOpError("alignment must be a power of two, got ") << *align;
   return success();
 }
 

@@ -20,16 +20,11 @@ void TritonNvidiaGPUDialect::initialize() {
       >();
 }
 
-static std::pair<ArrayRef<int64_t>, Type> shapeAndElement(Type t) {
-  if (auto tensor = dyn_cast<RankedTensorType>(t))
-    return {tensor.getShape(), tensor.getElementType()};
-  auto buffer = cast<MemDescType>(t);
-  return {buffer.getShape(), buffer.getElementType()};
-}
-
 LogicalResult WarpGroupDotOp::verify() {
-  auto [aShape, aElem] = shapeAndElement(getA().getType());
-  auto [bShape, bElem] = shapeAndElement(getB().getType());
+  // Tensors and memdescs are both ShapedTypes.
+  auto aType = cast<ShapedType>(getA().getType()), bType = cast<ShapedType>(getB().getType());
+  ArrayRef<int64_t> aShape = aType.getShape(), bShape = bType.getShape();
+  Type aElem = aType.getElementType(), bElem = bType.getElementType();
   auto c = cast<RankedTensorType>(getC().getType());
   if (aShape.size() != 2 || bShape.size() != 2 || c.getRank() != 2)
     return emitOpError("a, b and c must be 2-D");

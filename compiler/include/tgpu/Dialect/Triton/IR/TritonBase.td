@@ -124,6 +124,10 @@ def TT_PtrLike : AnyTypeOf<[TT_Ptr, TT_PtrTensor]>;
 def TT_FpIntTensor : AnyTypeOf<[TT_FloatTensor, TT_IntTensor]>;
 def TT_Tensor : AnyTypeOf<[TT_FpIntTensor, TT_PtrTensor]>;
 
+// A dimension index. I32Attr's generated getters are unsigned, so a negative
+// value would read as ~4e9: reject it at the attribute instead.
+def TT_AxisAttr : ConfinedAttr<I32Attr, [IntNonNegative]>;
+
 def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike]>;
 
 #endif // TGPU_TRITON_BASE

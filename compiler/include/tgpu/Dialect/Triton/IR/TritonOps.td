@@ -218,7 +218,7 @@ def TT_UnsplatOp : TT_Op<"unsplat", [Pure]> {
 
 def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
   let summary = "insert a dimension of size 1 at `axis`";
-  let arguments = (ins TT_Tensor:$src, I32Attr:$axis);
+  let arguments = (ins TT_Tensor:$src, TT_AxisAttr:$axis);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
@@ -322,7 +322,7 @@ def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock, TT_SameOperandsEncoding]> 
     The region takes 2N scalars (N accumulators, then N new elements) and
     yields N with `tt.reduce.return`. Printed in generic form, as Triton does.
   }];
-  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis);
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, TT_AxisAttr:$axis);
   let results = (outs Variadic<TT_Type>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
   let hasVerifier = 1;
@@ -338,7 +338,7 @@ def TT_ReduceReturnOp : TT_Op<"reduce.return", [HasParent<"ReduceOp">, Pure, Ter
 def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock, TT_SameOperandsAndResultEncoding,
                                SameOperandsAndResultShape]> {
   let summary = "inclusive scan along `axis` with the combine region";
-  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, TT_AxisAttr:$axis, BoolAttr:$reverse);
   let results = (outs Variadic<TT_Tensor>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
   let hasVerifier = 1;
@@ -363,7 +363,7 @@ def TT_HistogramOp : TT_Op<"histogram", [Pure,
 
 def TT_GatherOp : TT_Op<"gather", [Pure]> {
   let summary = "gather along `axis` from `src` at `indices`";
-  let arguments = (ins TT_Tensor:$src, TT_IntTensor:$indices, I32Attr:$axis,
+  let arguments = (ins TT_Tensor:$src, TT_IntTensor:$indices, TT_AxisAttr:$axis,
                        UnitAttr:$efficient_layout);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)";

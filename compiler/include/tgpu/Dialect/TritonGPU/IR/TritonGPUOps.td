@@ -26,7 +26,7 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [SameOperandsAndResultShape,
 def TTG_LocalAllocOp : TTG_Op<"local_alloc", [
     MemoryEffects<[MemAlloc<SharedMemory>, MemWrite<SharedMemory>]>]> {
   let summary = "allocate a shared-memory buffer, optionally initialised from a tensor";
-  let arguments = (ins Optional<TT_Tensor>:$src, OptionalAttr<I32Attr>:$alignment);
+  let arguments = (ins Optional<TT_Tensor>:$src, OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$alignment);
   let results = (outs TTG_MemDesc:$result);
   let assemblyFormat = "$src attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
