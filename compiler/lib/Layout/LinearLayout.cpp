@@ -1,0 +1,1007 @@
+#include "tgpu/Layout/LinearLayout.h"
+
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tgpu::layout;
+using llvm::ArrayRef;
+using llvm::Expected;
+using llvm::StringRef;
+
+namespace {
+
+llvm::Error err(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+// Row echelon form over GF(2) of a growing set of packed vectors, each with
+// the combination of inserted vectors (by insertion index) that made it.
+// Vectors are inserted in order; one that reduces to zero depends on the
+// earlier ones. Reducing a target by the rows gives the combination of
+// inserted vectors with every dependent ("free") index clear, which is the
+// numerically smallest solution of the system.
+class Echelon {
+public:
+  // Returns false when `v` is in the span of the vectors inserted before.
+  bool insert(uint64_t v, int index) {
+    uint64_t combo = uint64_t(1) << index;
+    for (const Row &r : rows)
+      if (v & r.lead) {
+        v ^= r.vec;
+        combo ^= r.combo;
+      }
+    if (!v)
+      return false;
+    uint64_t lead = uint64_t(1) << llvm::Log2_64(v);
+    // Keep the rows fully reduced so that one pass of `solve` suffices.
+    for (Row &r : rows)
+      if (r.vec & lead) {
+        r.vec ^= v;
+        r.combo ^= combo;
+      }
+    rows.push_back({v, lead, combo});
+    return true;
+  }
+  // The combination of inserted vectors equal to `target`, if any.
+  std::optional<uint64_t> solve(uint64_t target) const {
+    uint64_t combo = 0;
+    for (const Row &r : rows)
+      if (target & r.lead) {
+        target ^= r.vec;
+        combo ^= r.combo;
+      }
+    if (target)
+      return std::nullopt;
+    return combo;
+  }
+  int rank() const { return rows.size(); }
+
+private:
+  struct Row {
+    uint64_t vec, lead, combo;
+  };
+  std::vector<Row> rows;
+};
+
+bool hasDuplicates(ArrayRef<std::string> names) {
+  llvm::StringSet<> seen;
+  for (const std::string &n : names)
+    if (!seen.insert(n).second)
+      return true;
+  return false;
+}
+
+std::string joinNames(ArrayRef<std::string> names) {
+  std::string s = "[";
+  for (size_t i = 0; i < names.size(); ++i)
+    s += (i ? ", " : "") + names[i];
+  return s + "]";
+}
+
+} // namespace
+
+int tgpu::layout::log2IfPowerOf2(int64_t v) {
+  if (v <= 0 || (v & (v - 1)))
+    return -1;
+  return llvm::Log2_64(uint64_t(v));
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+void LinearLayout::finish() {
+  numInBits = 0;
+  for (InDim &d : ins) {
+    d.first = numInBits;
+    numInBits += d.log2;
+  }
+  numOutBits = 0;
+  for (OutDim &d : outs) {
+    d.offset = numOutBits;
+    numOutBits += d.log2;
+  }
+  surjective = rank() == numOutBits;
+}
+
+LinearLayout LinearLayout::fromPacked(std::vector<InDim> ins,
+                                      std::vector<OutDim> outs,
+                                      std::vector<uint64_t> bases) {
+  LinearLayout l;
+  l.ins = std::move(ins);
+  l.outs = std::move(outs);
+  l.bases = std::move(bases);
+  l.finish();
+  assert(int(l.bases.size()) == l.numInBits && "packed bases do not match ins");
+  return l;
+}
+
+Expected<LinearLayout> LinearLayout::create(ArrayRef<DimBases> inBases,
+                                            ArrayRef<NamedSize> outDims,
+                                            bool requireSurjective) {
+  std::vector<std::string> inNames, outNames;
+  for (const DimBases &d : inBases)
+    inNames.push_back(d.first);
+  for (const NamedSize &d : outDims)
+    outNames.push_back(d.first);
+  if (hasDuplicates(inNames))
+    return err("duplicate input dimension in " + joinNames(inNames));
+  if (hasDuplicates(outNames))
+    return err("duplicate output dimension in " + joinNames(outNames));
+
+  LinearLayout l;
+  int outBits = 0;
+  for (const NamedSize &d : outDims) {
+    int lg = log2IfPowerOf2(d.second);
+    if (lg < 0)
+      return err("size of output dimension '" + d.first + "' is " +
+                 llvm::Twine(d.second) + ", not a power of two");
+    outBits += lg;
+    l.outs.push_back({d.first, lg, 0});
+  }
+  if (outBits > kMaxTotalBits)
+    return err("output dimensions have " + llvm::Twine(outBits) +
+               " bits in total; at most " + llvm::Twine(kMaxTotalBits) +
+               " are supported");
+  int inBits = 0;
+  for (const DimBases &d : inBases)
+    inBits += d.second.size();
+  if (inBits > kMaxTotalBits)
+    return err("input dimensions have " + llvm::Twine(inBits) +
+               " bits in total; at most " + llvm::Twine(kMaxTotalBits) +
+               " are supported");
+  for (const DimBases &d : inBases)
+    l.ins.push_back({d.first, int(d.second.size()), 0});
+  l.finish();
+
+  for (const DimBases &d : inBases) {
+    for (size_t i = 0; i < d.second.size(); ++i) {
+      const Basis &b = d.second[i];
+      if (b.size() != outDims.size())
+        return err("basis " + llvm::Twine(i) + " of input dimension '" +
+                   d.first + "' has " + llvm::Twine(b.size()) +
+                   " coordinates; expected " + llvm::Twine(outDims.size()));
+      uint64_t word = 0;
+      for (size_t k = 0; k < b.size(); ++k) {
+        if (b[k] < 0 || b[k] >= outDims[k].second)
+          return err("basis " + llvm::Twine(i) + " of input dimension '" +
+                     d.first + "' has coordinate " + llvm::Twine(b[k]) +
+                     " outside output dimension '" + outDims[k].first +
+                     "' of size " + llvm::Twine(outDims[k].second));
+        word |= uint64_t(b[k]) << l.outs[k].offset;
+      }
+      l.bases.push_back(word);
+    }
+  }
+  l.finish();
+  if (requireSurjective && !l.surjective)
+    return err("layout is not surjective:\n" + l.toString());
+  return l;
+}
+
+Expected<LinearLayout> LinearLayout::create(ArrayRef<DimBases> inBases,
+                                            ArrayRef<std::string> outDimNames) {
+  std::vector<NamedSize> outDims;
+  for (size_t k = 0; k < outDimNames.size(); ++k) {
+    int64_t size = 1;
+    for (const DimBases &d : inBases)
+      for (const Basis &b : d.second) {
+        if (b.size() != outDimNames.size())
+          return err("a basis of input dimension '" + d.first + "' has " +
+                     llvm::Twine(b.size()) + " coordinates; expected " +
+                     llvm::Twine(outDimNames.size()));
+        if (b[k] < 0)
+          return err("negative coordinate " + llvm::Twine(b[k]) +
+                     " in a basis of input dimension '" + d.first + "'");
+        size = std::max<int64_t>(size, int64_t(llvm::NextPowerOf2(b[k])));
+      }
+    if (size > (int64_t(1) << 30))
+      return err("output dimension '" + outDimNames[k] + "' is too large");
+    outDims.push_back({outDimNames[k], int32_t(size)});
+  }
+  return create(inBases, outDims, /*requireSurjective=*/true);
+}
+
+Expected<LinearLayout> LinearLayout::identity1D(int32_t size, StringRef inDim,
+                                                StringRef outDim) {
+  if (log2IfPowerOf2(size) < 0)
+    return err("identity1D: size " + llvm::Twine(size) +
+               " is not a power of two");
+  return strided1D(size, 1, inDim, outDim);
+}
+
+Expected<LinearLayout> LinearLayout::zeros1D(int32_t size, StringRef inDim,
+                                             StringRef outDim,
+                                             int32_t outDimSize) {
+  int lg = log2IfPowerOf2(size);
+  if (lg < 0)
+    return err("zeros1D: size " + llvm::Twine(size) + " is not a power of two");
+  std::vector<Basis> b(lg, Basis{0});
+  return create({{inDim.str(), b}}, {{outDim.str(), outDimSize}},
+                /*requireSurjective=*/false);
+}
+
+Expected<LinearLayout> LinearLayout::strided1D(int32_t size, int32_t stride,
+                                               StringRef inDim,
+                                               StringRef outDim) {
+  int lg = log2IfPowerOf2(size), ls = log2IfPowerOf2(stride);
+  if (lg < 0 || ls < 0)
+    return err("strided1D: size " + llvm::Twine(size) + " and stride " +
+               llvm::Twine(stride) + " must be powers of two");
+  if (lg + ls > 30)
+    return err("strided1D: size * stride is too large");
+  std::vector<Basis> b;
+  for (int i = 0; i < lg; ++i)
+    b.push_back({stride << i});
+  return create({{inDim.str(), b}}, {{outDim.str(), size * stride}},
+                /*requireSurjective=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape and bases
+//===----------------------------------------------------------------------===//
+
+int LinearLayout::findIn(StringRef name) const {
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (ins[i].name == name)
+      return i;
+  return -1;
+}
+
+int LinearLayout::findOut(StringRef name) const {
+  for (size_t i = 0; i < outs.size(); ++i)
+    if (outs[i].name == name)
+      return i;
+  return -1;
+}
+
+std::vector<std::string> LinearLayout::getInDimNames() const {
+  std::vector<std::string> r;
+  for (const InDim &d : ins)
+    r.push_back(d.name);
+  return r;
+}
+
+std::vector<std::string> LinearLayout::getOutDimNames() const {
+  std::vector<std::string> r;
+  for (const OutDim &d : outs)
+    r.push_back(d.name);
+  return r;
+}
+
+std::vector<LinearLayout::NamedSize> LinearLayout::getOutDims() const {
+  std::vector<NamedSize> r;
+  for (const OutDim &d : outs)
+    r.push_back({d.name, int32_t(1) << d.log2});
+  return r;
+}
+
+std::vector<LinearLayout::NamedSize> LinearLayout::getInDims() const {
+  std::vector<NamedSize> r;
+  for (const InDim &d : ins)
+    r.push_back({d.name, int32_t(1) << d.log2});
+  return r;
+}
+
+int LinearLayout::getInDimSizeLog2(StringRef name) const {
+  int i = findIn(name);
+  return i < 0 ? 0 : ins[i].log2;
+}
+
+int LinearLayout::getOutDimSizeLog2(StringRef name) const {
+  int k = findOut(name);
+  return k < 0 ? 0 : outs[k].log2;
+}
+
+LinearLayout::Basis LinearLayout::getBasis(StringRef inDim, int i) const {
+  int d = findIn(inDim);
+  Basis b(outs.size(), 0);
+  if (d < 0 || i < 0 || i >= ins[d].log2)
+    return b;
+  uint64_t w = bases[ins[d].first + i];
+  for (size_t k = 0; k < outs.size(); ++k)
+    b[k] = coord(w, k);
+  return b;
+}
+
+int32_t LinearLayout::getBasis(StringRef inDim, int i, StringRef outDim) const {
+  int k = findOut(outDim);
+  if (k < 0)
+    return 0;
+  return getBasis(inDim, i)[k];
+}
+
+std::vector<LinearLayout::DimBases> LinearLayout::getBases() const {
+  std::vector<DimBases> r;
+  for (const InDim &d : ins) {
+    std::vector<Basis> bs;
+    for (int i = 0; i < d.log2; ++i)
+      bs.push_back(getBasis(d.name, i));
+    r.push_back({d.name, std::move(bs)});
+  }
+  return r;
+}
+
+std::vector<int32_t> LinearLayout::unpackOut(uint64_t word) const {
+  std::vector<int32_t> r(outs.size());
+  for (size_t k = 0; k < outs.size(); ++k)
+    r[k] = coord(word, k);
+  return r;
+}
+
+std::vector<int32_t> LinearLayout::unpackIn(uint64_t flat) const {
+  std::vector<int32_t> r(ins.size());
+  for (size_t i = 0; i < ins.size(); ++i)
+    r[i] = int32_t((flat >> ins[i].first) & ((uint64_t(1) << ins[i].log2) - 1));
+  return r;
+}
+
+uint64_t LinearLayout::packIn(ArrayRef<int32_t> perInDim) const {
+  uint64_t w = 0;
+  for (size_t i = 0; i < ins.size() && i < perInDim.size(); ++i)
+    w |= (uint64_t(uint32_t(perInDim[i])) & ((uint64_t(1) << ins[i].log2) - 1))
+         << ins[i].first;
+  return w;
+}
+
+uint64_t LinearLayout::packOut(ArrayRef<int32_t> perOutDim) const {
+  uint64_t w = 0;
+  for (size_t k = 0; k < outs.size() && k < perOutDim.size(); ++k)
+    w |= (uint64_t(uint32_t(perOutDim[k])) & ((uint64_t(1) << outs[k].log2) - 1))
+         << outs[k].offset;
+  return w;
+}
+
+Expected<std::vector<LinearLayout::NamedValue>>
+LinearLayout::apply(ArrayRef<NamedValue> values) const {
+  if (values.size() != ins.size())
+    return err("apply: got " + llvm::Twine(values.size()) +
+               " input values for " + llvm::Twine(ins.size()) +
+               " input dimensions");
+  uint64_t flat = 0;
+  std::vector<bool> seen(ins.size());
+  for (const NamedValue &v : values) {
+    int i = findIn(v.first);
+    if (i < 0)
+      return err("apply: unknown input dimension '" + v.first + "'");
+    if (seen[i])
+      return err("apply: input dimension '" + v.first + "' given twice");
+    seen[i] = true;
+    if (v.second < 0 || v.second >= (int64_t(1) << ins[i].log2))
+      return err("apply: value " + llvm::Twine(v.second) +
+                 " is outside input dimension '" + v.first + "' of size " +
+                 llvm::Twine(int64_t(1) << ins[i].log2));
+    flat |= uint64_t(v.second) << ins[i].first;
+  }
+  uint64_t w = applyFlat(flat);
+  std::vector<NamedValue> r;
+  for (size_t k = 0; k < outs.size(); ++k)
+    r.push_back({outs[k].name, coord(w, k)});
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Properties
+//===----------------------------------------------------------------------===//
+
+int LinearLayout::rank() const {
+  Echelon e;
+  for (size_t j = 0; j < bases.size(); ++j)
+    e.insert(bases[j], j);
+  return e.rank();
+}
+
+std::vector<std::pair<std::string, int32_t>>
+LinearLayout::getFreeVariableMasks() const {
+  Echelon e;
+  std::vector<std::pair<std::string, int32_t>> r;
+  for (const InDim &d : ins) {
+    int32_t mask = 0;
+    for (int i = 0; i < d.log2; ++i)
+      if (!e.insert(bases[d.first + i], d.first + i))
+        mask |= int32_t(1) << i;
+    r.push_back({d.name, mask});
+  }
+  return r;
+}
+
+int LinearLayout::getNumConsecutiveInOut() const {
+  if (ins.empty() || outs.empty())
+    return 1;
+  // The leading bases of the first in dim that step through the first out
+  // dim one element at a time.
+  const InDim &d = ins[0];
+  int consec = 0;
+  while (consec < d.log2 &&
+         bases[d.first + consec] == (uint64_t(1) << (outs[0].offset + consec)))
+    ++consec;
+  // Another basis that lands inside that run of elements makes the run
+  // shorter: the run can only be as long as the smallest such landing.
+  uint64_t runMask = ((uint64_t(1) << consec) - 1) << outs[0].offset;
+  for (int j = d.first + consec; j < numInBits; ++j) {
+    uint64_t w = bases[j];
+    if ((w & ~runMask) == 0 && w != 0)
+      consec = std::min(consec, int(llvm::countr_zero(w >> outs[0].offset)));
+  }
+  return 1 << consec;
+}
+
+bool LinearLayout::sublayoutIsZero(ArrayRef<std::string> inDims,
+                                   ArrayRef<std::string> outDims) const {
+  uint64_t mask = 0;
+  for (const std::string &o : outDims) {
+    int k = findOut(o);
+    if (k >= 0)
+      mask |= outMask(k);
+  }
+  for (const std::string &n : inDims) {
+    int i = findIn(n);
+    if (i < 0)
+      continue;
+    for (int b = 0; b < ins[i].log2; ++b)
+      if (bases[ins[i].first + b] & mask)
+        return false;
+  }
+  return true;
+}
+
+bool LinearLayout::isTrivialOver(ArrayRef<std::string> inDims) const {
+  return sublayoutIsZero(inDims, getOutDimNames());
+}
+
+//===----------------------------------------------------------------------===//
+// Algebra
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Moves packed words from one out-dim arrangement to another: source out dim
+// k goes to destination offset `dst[k]` (shifted up by `shift[k]` bits).
+struct Repacker {
+  std::vector<int> srcOffset, srcLog2, dstOffset;
+  uint64_t operator()(uint64_t w) const {
+    uint64_t r = 0;
+    for (size_t k = 0; k < srcOffset.size(); ++k)
+      r |= ((w >> srcOffset[k]) & ((uint64_t(1) << srcLog2[k]) - 1))
+           << dstOffset[k];
+    return r;
+  }
+};
+} // namespace
+
+Expected<LinearLayout> tgpu::layout::operator*(const LinearLayout &inner,
+                                               const LinearLayout &outer) {
+  using InDim = LinearLayout::InDim;
+  using OutDim = LinearLayout::OutDim;
+  // Out dims: inner's, then outer's new ones; shared ones add their bits.
+  std::vector<OutDim> outs;
+  for (const OutDim &d : inner.outs)
+    outs.push_back({d.name, d.log2 + outer.getOutDimSizeLog2(d.name), 0});
+  for (const OutDim &d : outer.outs)
+    if (!inner.hasOutDim(d.name))
+      outs.push_back({d.name, d.log2, 0});
+  std::vector<InDim> ins;
+  for (const InDim &d : inner.ins)
+    ins.push_back({d.name, d.log2 + outer.getInDimSizeLog2(d.name), 0});
+  for (const InDim &d : outer.ins)
+    if (!inner.hasInDim(d.name))
+      ins.push_back({d.name, d.log2, 0});
+  int inBits = 0, outBits = 0;
+  for (const InDim &d : ins)
+    inBits += d.log2;
+  for (const OutDim &d : outs)
+    outBits += d.log2;
+  if (inBits > kMaxTotalBits || outBits > kMaxTotalBits)
+    return err("product has " + llvm::Twine(std::max(inBits, outBits)) +
+               " bits in a dimension set; at most " +
+               llvm::Twine(kMaxTotalBits) + " are supported");
+
+  // Place both operands' out dims in the result's packing.
+  LinearLayout shape = LinearLayout::fromPacked(ins, outs,
+                                                std::vector<uint64_t>(inBits));
+  Repacker fromInner, fromOuter;
+  for (const OutDim &d : inner.outs) {
+    fromInner.srcOffset.push_back(d.offset);
+    fromInner.srcLog2.push_back(d.log2);
+    fromInner.dstOffset.push_back(shape.outs[shape.findOut(d.name)].offset);
+  }
+  for (const OutDim &d : outer.outs) {
+    fromOuter.srcOffset.push_back(d.offset);
+    fromOuter.srcLog2.push_back(d.log2);
+    fromOuter.dstOffset.push_back(shape.outs[shape.findOut(d.name)].offset +
+                                  inner.getOutDimSizeLog2(d.name));
+  }
+  std::vector<uint64_t> bases;
+  bases.reserve(inBits);
+  for (const InDim &d : shape.ins) {
+    int i = inner.findIn(d.name), o = outer.findIn(d.name);
+    if (i >= 0)
+      for (int b = 0; b < inner.ins[i].log2; ++b)
+        bases.push_back(fromInner(inner.bases[inner.ins[i].first + b]));
+    if (o >= 0)
+      for (int b = 0; b < outer.ins[o].log2; ++b)
+        bases.push_back(fromOuter(outer.bases[outer.ins[o].first + b]));
+  }
+  return LinearLayout::fromPacked(std::move(ins), std::move(outs),
+                                  std::move(bases));
+}
+
+Expected<LinearLayout> LinearLayout::compose(const LinearLayout &outer) const {
+  // This layout's out dims feed outer's in dims by name.
+  if (outer.ins.size() != outs.size())
+    return err("compose: outer layout has input dimensions " +
+               joinNames(outer.getInDimNames()) + " but this layout outputs " +
+               joinNames(getOutDimNames()));
+  Repacker toOuter;
+  for (const OutDim &d : outs) {
+    int i = outer.findIn(d.name);
+    if (i < 0)
+      return err("compose: outer layout has no input dimension '" + d.name +
+                 "'");
+    if (outer.ins[i].log2 < d.log2)
+      return err("compose: outer input dimension '" + d.name + "' has size " +
+                 llvm::Twine(1 << outer.ins[i].log2) + ", less than " +
+                 llvm::Twine(1 << d.log2));
+    toOuter.srcOffset.push_back(d.offset);
+    toOuter.srcLog2.push_back(d.log2);
+    toOuter.dstOffset.push_back(outer.ins[i].first);
+  }
+  std::vector<uint64_t> nb;
+  nb.reserve(bases.size());
+  for (uint64_t w : bases)
+    nb.push_back(outer.applyFlat(toOuter(w)));
+  return fromPacked(ins, outer.outs, std::move(nb));
+}
+
+Expected<LinearLayout>
+LinearLayout::invertAndCompose(const LinearLayout &outer) const {
+  if (outer.outs.size() != outs.size())
+    return err("invertAndCompose: layouts output " +
+               joinNames(getOutDimNames()) + " and " +
+               joinNames(outer.getOutDimNames()));
+  Repacker toOuter;
+  // Bits of this layout's outputs that outer's output dims cannot hold.
+  uint64_t tooWide = 0;
+  for (size_t j = 0; j < outs.size(); ++j) {
+    const OutDim &d = outs[j];
+    int k = outer.findOut(d.name);
+    if (k < 0)
+      return err("invertAndCompose: outer layout has no output dimension '" +
+                 d.name + "'");
+    int fit = std::min(d.log2, outer.outs[k].log2);
+    tooWide |= outMask(j) & ~(((uint64_t(1) << fit) - 1) << d.offset);
+    toOuter.srcOffset.push_back(d.offset);
+    toOuter.srcLog2.push_back(fit);
+    toOuter.dstOffset.push_back(outer.outs[k].offset);
+  }
+  Echelon e;
+  for (size_t j = 0; j < outer.bases.size(); ++j)
+    e.insert(outer.bases[j], j);
+  std::vector<uint64_t> nb;
+  nb.reserve(bases.size());
+  for (const InDim &d : ins)
+    for (int b = 0; b < d.log2; ++b) {
+      uint64_t w = bases[d.first + b];
+      std::optional<uint64_t> x;
+      if (!(w & tooWide))
+        x = e.solve(toOuter(w));
+      if (!x)
+        return err("invertAndCompose: " + d.name + "=" +
+                   llvm::Twine(1 << b) +
+                   " maps outside the image of the outer layout");
+      nb.push_back(*x);
+    }
+  std::vector<OutDim> nouts;
+  for (const InDim &d : outer.ins)
+    nouts.push_back({d.name, d.log2, 0});
+  return fromPacked(ins, std::move(nouts), std::move(nb));
+}
+
+Expected<LinearLayout> LinearLayout::pseudoinvert() const {
+  if (!surjective)
+    return err("pseudoinvert: layout is not surjective");
+  std::vector<InDim> idIns;
+  std::vector<uint64_t> idBases;
+  for (const OutDim &d : outs) {
+    idIns.push_back({d.name, d.log2, 0});
+    for (int b = 0; b < d.log2; ++b)
+      idBases.push_back(uint64_t(1) << (d.offset + b));
+  }
+  return fromPacked(std::move(idIns), outs, std::move(idBases))
+      .invertAndCompose(*this);
+}
+
+Expected<LinearLayout> LinearLayout::invert() const {
+  if (!isInvertible())
+    return err("invert: layout is not invertible (" +
+               llvm::Twine(numInBits) + " input bits, " +
+               llvm::Twine(numOutBits) + " output bits, rank " +
+               llvm::Twine(rank()) + ")");
+  return pseudoinvert();
+}
+
+//===----------------------------------------------------------------------===//
+// Reshaping
+//===----------------------------------------------------------------------===//
+
+Expected<LinearLayout>
+LinearLayout::transposeIns(ArrayRef<std::string> newOrder) const {
+  if (newOrder.size() != ins.size() || hasDuplicates(newOrder))
+    return err("transposeIns: " + joinNames(newOrder) +
+               " is not a permutation of " + joinNames(getInDimNames()));
+  std::vector<InDim> nins;
+  std::vector<uint64_t> nb;
+  for (const std::string &n : newOrder) {
+    int i = findIn(n);
+    if (i < 0)
+      return err("transposeIns: " + joinNames(newOrder) +
+                 " is not a permutation of " + joinNames(getInDimNames()));
+    nins.push_back(ins[i]);
+    nb.insert(nb.end(), bases.begin() + ins[i].first,
+              bases.begin() + ins[i].first + ins[i].log2);
+  }
+  return fromPacked(std::move(nins), outs, std::move(nb));
+}
+
+Expected<LinearLayout>
+LinearLayout::transposeOuts(ArrayRef<std::string> newOrder) const {
+  if (newOrder.size() != outs.size() || hasDuplicates(newOrder))
+    return err("transposeOuts: " + joinNames(newOrder) +
+               " is not a permutation of " + joinNames(getOutDimNames()));
+  std::vector<OutDim> nouts;
+  for (const std::string &n : newOrder) {
+    int k = findOut(n);
+    if (k < 0)
+      return err("transposeOuts: " + joinNames(newOrder) +
+                 " is not a permutation of " + joinNames(getOutDimNames()));
+    nouts.push_back(outs[k]);
+  }
+  LinearLayout shape = fromPacked(ins, nouts, bases);
+  Repacker r;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    r.srcOffset.push_back(outs[k].offset);
+    r.srcLog2.push_back(outs[k].log2);
+    r.dstOffset.push_back(shape.outs[shape.findOut(outs[k].name)].offset);
+  }
+  std::vector<uint64_t> nb;
+  for (uint64_t w : bases)
+    nb.push_back(r(w));
+  return fromPacked(ins, std::move(nouts), std::move(nb));
+}
+
+namespace {
+llvm::Error checkNewDims(StringRef what, ArrayRef<LinearLayout::NamedSize> dims,
+                         int totalLog2, std::vector<int> &log2s) {
+  std::vector<std::string> names;
+  int sum = 0;
+  for (const auto &d : dims) {
+    int lg = log2IfPowerOf2(d.second);
+    if (lg < 0)
+      return err(what + ": size " + llvm::Twine(d.second) + " of '" +
+                 d.first + "' is not a power of two");
+    names.push_back(d.first);
+    log2s.push_back(lg);
+    sum += lg;
+  }
+  if (hasDuplicates(names))
+    return err(what + ": duplicate dimension in " + joinNames(names));
+  if (sum != totalLog2)
+    return err(what + ": new dimensions hold 2^" + llvm::Twine(sum) +
+               " values, the layout 2^" + llvm::Twine(totalLog2));
+  return llvm::Error::success();
+}
+} // namespace
+
+Expected<LinearLayout>
+LinearLayout::reshapeIns(ArrayRef<NamedSize> newInDims) const {
+  std::vector<int> log2s;
+  if (llvm::Error e = checkNewDims("reshapeIns", newInDims, numInBits, log2s))
+    return std::move(e);
+  std::vector<InDim> nins;
+  for (size_t i = 0; i < newInDims.size(); ++i)
+    nins.push_back({newInDims[i].first, log2s[i], 0});
+  return fromPacked(std::move(nins), outs, bases);
+}
+
+Expected<LinearLayout>
+LinearLayout::reshapeOuts(ArrayRef<NamedSize> newOutDims) const {
+  std::vector<int> log2s;
+  if (llvm::Error e =
+          checkNewDims("reshapeOuts", newOutDims, numOutBits, log2s))
+    return std::move(e);
+  // Out dims are packed contiguously, first dim lowest: the packed word is
+  // already the flattened output value.
+  std::vector<OutDim> nouts;
+  for (size_t k = 0; k < newOutDims.size(); ++k)
+    nouts.push_back({newOutDims[k].first, log2s[k], 0});
+  return fromPacked(ins, std::move(nouts), bases);
+}
+
+LinearLayout LinearLayout::flattenIns() const {
+  if (ins.empty())
+    return *this;
+  return fromPacked({{ins[0].name, numInBits, 0}}, outs, bases);
+}
+
+LinearLayout LinearLayout::flattenOuts() const {
+  if (outs.empty())
+    return *this;
+  return fromPacked(ins, {{outs[0].name, numOutBits, 0}}, bases);
+}
+
+Expected<LinearLayout>
+LinearLayout::sublayout(ArrayRef<std::string> inDims,
+                        ArrayRef<std::string> outDims) const {
+  for (const std::string &n : inDims)
+    if (!hasInDim(n))
+      return err("sublayout: no input dimension '" + n + "' in " +
+                 joinNames(getInDimNames()));
+  for (const std::string &n : outDims)
+    if (!hasOutDim(n))
+      return err("sublayout: no output dimension '" + n + "' in " +
+                 joinNames(getOutDimNames()));
+  if (hasDuplicates(inDims) || hasDuplicates(outDims))
+    return err("sublayout: duplicate dimension name");
+  std::vector<InDim> nins;
+  std::vector<OutDim> nouts;
+  Repacker r;
+  for (const OutDim &d : outs)
+    if (llvm::is_contained(outDims, d.name)) {
+      r.srcOffset.push_back(d.offset);
+      r.srcLog2.push_back(d.log2);
+      nouts.push_back(d);
+    }
+  LinearLayout shape = fromPacked({}, nouts, {});
+  for (const OutDim &d : shape.outs)
+    r.dstOffset.push_back(d.offset);
+  std::vector<uint64_t> nb;
+  for (const InDim &d : ins)
+    if (llvm::is_contained(inDims, d.name)) {
+      nins.push_back(d);
+      for (int b = 0; b < d.log2; ++b)
+        nb.push_back(r(bases[d.first + b]));
+    }
+  return fromPacked(std::move(nins), std::move(nouts), std::move(nb));
+}
+
+Expected<LinearLayout> LinearLayout::resizeInDim(StringRef inDim,
+                                                 int32_t newSize) const {
+  int i = findIn(inDim);
+  int lg = log2IfPowerOf2(newSize);
+  if (i < 0)
+    return err("resizeInDim: no input dimension '" + inDim + "'");
+  if (lg < 0)
+    return err("resizeInDim: size " + llvm::Twine(newSize) +
+               " is not a power of two");
+  if (numInBits - ins[i].log2 + lg > kMaxTotalBits)
+    return err("resizeInDim: too many input bits");
+  std::vector<InDim> nins = ins;
+  std::vector<uint64_t> nb;
+  for (size_t j = 0; j < ins.size(); ++j) {
+    int keep = j == size_t(i) ? std::min(lg, ins[j].log2) : ins[j].log2;
+    nb.insert(nb.end(), bases.begin() + ins[j].first,
+              bases.begin() + ins[j].first + keep);
+    if (j == size_t(i)) {
+      nb.insert(nb.end(), std::max(0, lg - ins[j].log2), 0);
+      nins[j].log2 = lg;
+    }
+  }
+  return fromPacked(std::move(nins), outs, std::move(nb));
+}
+
+Expected<LinearLayout> LinearLayout::resizeOutDim(StringRef outDim,
+                                                  int32_t newSize) const {
+  int k = findOut(outDim);
+  int lg = log2IfPowerOf2(newSize);
+  if (k < 0)
+    return err("resizeOutDim: no output dimension '" + outDim + "'");
+  if (lg < 0)
+    return err("resizeOutDim: size " + llvm::Twine(newSize) +
+               " is not a power of two");
+  if (numOutBits - outs[k].log2 + lg > kMaxTotalBits)
+    return err("resizeOutDim: too many output bits");
+  std::vector<OutDim> nouts = outs;
+  nouts[k].log2 = lg;
+  LinearLayout shape = fromPacked({}, nouts, {});
+  Repacker r;
+  for (size_t j = 0; j < outs.size(); ++j) {
+    r.srcOffset.push_back(outs[j].offset);
+    r.srcLog2.push_back(j == size_t(k) ? std::min(lg, outs[j].log2)
+                                       : outs[j].log2);
+    r.dstOffset.push_back(shape.outs[j].offset);
+  }
+  std::vector<uint64_t> nb;
+  for (uint64_t w : bases)
+    nb.push_back(r(w));
+  return fromPacked(ins, std::move(nouts), std::move(nb));
+}
+
+Expected<LinearLayout> LinearLayout::concatIns(const LinearLayout &other) const {
+  if (getOutDims() != other.getOutDims())
+    return err("concatIns: output dimensions differ");
+  for (const InDim &d : other.ins)
+    if (hasInDim(d.name))
+      return err("concatIns: input dimension '" + d.name +
+                 "' is in both layouts");
+  if (numInBits + other.numInBits > kMaxTotalBits)
+    return err("concatIns: too many input bits");
+  std::vector<InDim> nins = ins;
+  nins.insert(nins.end(), other.ins.begin(), other.ins.end());
+  std::vector<uint64_t> nb = bases;
+  nb.insert(nb.end(), other.bases.begin(), other.bases.end());
+  return fromPacked(std::move(nins), outs, std::move(nb));
+}
+
+Expected<LinearLayout>
+LinearLayout::concatOuts(const LinearLayout &other) const {
+  if (getInDims() != other.getInDims())
+    return err("concatOuts: input dimensions differ");
+  for (const OutDim &d : other.outs)
+    if (hasOutDim(d.name))
+      return err("concatOuts: output dimension '" + d.name +
+                 "' is in both layouts");
+  if (numOutBits + other.numOutBits > kMaxTotalBits)
+    return err("concatOuts: too many output bits");
+  std::vector<OutDim> nouts = outs;
+  nouts.insert(nouts.end(), other.outs.begin(), other.outs.end());
+  std::vector<uint64_t> nb;
+  for (size_t j = 0; j < bases.size(); ++j)
+    nb.push_back(bases[j] | (other.bases[j] << numOutBits));
+  return fromPacked(ins, std::move(nouts), std::move(nb));
+}
+
+// A = B * C: A's bases for each in dim start with B's and go on with C's
+// shifted above B's out sizes.
+std::optional<LinearLayout> tgpu::layout::divideLeft(const LinearLayout &A,
+                                                     const LinearLayout &B) {
+  using InDim = LinearLayout::InDim;
+  using OutDim = LinearLayout::OutDim;
+  std::vector<InDim> cins;
+  std::vector<OutDim> couts;
+  for (const InDim &d : B.ins)
+    if (A.getInDimSizeLog2(d.name) < d.log2 || !A.hasInDim(d.name))
+      return std::nullopt;
+  for (const OutDim &d : B.outs)
+    if (A.getOutDimSizeLog2(d.name) < d.log2 || !A.hasOutDim(d.name))
+      return std::nullopt;
+  for (const InDim &d : A.ins)
+    cins.push_back({d.name, d.log2 - B.getInDimSizeLog2(d.name), 0});
+  for (const OutDim &d : A.outs)
+    couts.push_back({d.name, d.log2 - B.getOutDimSizeLog2(d.name), 0});
+  LinearLayout shape = LinearLayout::fromPacked({}, couts, {});
+  Repacker down;
+  for (size_t k = 0; k < A.outs.size(); ++k) {
+    int skip = B.getOutDimSizeLog2(A.outs[k].name);
+    down.srcOffset.push_back(A.outs[k].offset + skip);
+    down.srcLog2.push_back(shape.outs[k].log2);
+    down.dstOffset.push_back(shape.outs[k].offset);
+  }
+  std::vector<uint64_t> cb;
+  for (const InDim &d : A.ins) {
+    int skip = B.getInDimSizeLog2(d.name);
+    for (int b = skip; b < d.log2; ++b)
+      cb.push_back(down(A.bases[d.first + b]));
+  }
+  LinearLayout C =
+      LinearLayout::fromPacked(std::move(cins), std::move(couts), std::move(cb));
+  Expected<LinearLayout> prod = B * C;
+  if (!prod) {
+    llvm::consumeError(prod.takeError());
+    return std::nullopt;
+  }
+  if (*prod != A)
+    return std::nullopt;
+  return C;
+}
+
+// A = C * B: A's bases for each in dim end with B's, shifted above C's out
+// sizes.
+std::optional<LinearLayout> tgpu::layout::divideRight(const LinearLayout &A,
+                                                      const LinearLayout &B) {
+  using InDim = LinearLayout::InDim;
+  using OutDim = LinearLayout::OutDim;
+  std::vector<InDim> cins;
+  std::vector<OutDim> couts;
+  for (const InDim &d : B.ins)
+    if (A.getInDimSizeLog2(d.name) < d.log2 || !A.hasInDim(d.name))
+      return std::nullopt;
+  for (const OutDim &d : B.outs)
+    if (A.getOutDimSizeLog2(d.name) < d.log2 || !A.hasOutDim(d.name))
+      return std::nullopt;
+  // C keeps A's dims that are not B's only-new trailing dims: a dim of A that
+  // B has and C would have with size 1 is kept, so C * B orders as A.
+  for (const InDim &d : A.ins)
+    cins.push_back({d.name, d.log2 - B.getInDimSizeLog2(d.name), 0});
+  for (const OutDim &d : A.outs)
+    couts.push_back({d.name, d.log2 - B.getOutDimSizeLog2(d.name), 0});
+  LinearLayout shape = LinearLayout::fromPacked({}, couts, {});
+  Repacker low;
+  for (size_t k = 0; k < A.outs.size(); ++k) {
+    low.srcOffset.push_back(A.outs[k].offset);
+    low.srcLog2.push_back(shape.outs[k].log2);
+    low.dstOffset.push_back(shape.outs[k].offset);
+  }
+  std::vector<uint64_t> cb;
+  for (const InDim &d : A.ins) {
+    int keep = d.log2 - B.getInDimSizeLog2(d.name);
+    for (int b = 0; b < keep; ++b)
+      cb.push_back(low(A.bases[d.first + b]));
+  }
+  LinearLayout C =
+      LinearLayout::fromPacked(std::move(cins), std::move(couts), std::move(cb));
+  Expected<LinearLayout> prod = C * B;
+  if (!prod) {
+    llvm::consumeError(prod.takeError());
+    return std::nullopt;
+  }
+  if (*prod != A)
+    return std::nullopt;
+  return C;
+}
+
+//===----------------------------------------------------------------------===//
+// Identity and text
+//===----------------------------------------------------------------------===//
+
+bool LinearLayout::operator==(const LinearLayout &o) const {
+  if (ins.size() != o.ins.size() || outs.size() != o.outs.size() ||
+      bases != o.bases)
+    return false;
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (ins[i].name != o.ins[i].name || ins[i].log2 != o.ins[i].log2)
+      return false;
+  for (size_t k = 0; k < outs.size(); ++k)
+    if (outs[k].name != o.outs[k].name || outs[k].log2 != o.outs[k].log2)
+      return false;
+  return true;
+}
+
+bool LinearLayout::equalIgnoringOutDimSizes(const LinearLayout &o) const {
+  if (ins.size() != o.ins.size() || outs.size() != o.outs.size())
+    return false;
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (ins[i].name != o.ins[i].name || ins[i].log2 != o.ins[i].log2)
+      return false;
+  for (size_t k = 0; k < outs.size(); ++k)
+    if (outs[k].name != o.outs[k].name)
+      return false;
+  for (const InDim &d : ins)
+    for (int b = 0; b < d.log2; ++b)
+      if (getBasis(d.name, b) != o.getBasis(d.name, b))
+        return false;
+  return true;
+}
+
+size_t LinearLayout::hash() const {
+  llvm::hash_code h = llvm::hash_combine_range(bases.begin(), bases.end());
+  for (const InDim &d : ins)
+    h = llvm::hash_combine(h, d.name, d.log2);
+  for (const OutDim &d : outs)
+    h = llvm::hash_combine(h, d.name, d.log2);
+  return h;
+}
+
+std::string LinearLayout::toString() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (const InDim &d : ins) {
+    for (int b = 0; b < d.log2; ++b) {
+      os << (b == 0 ? " - " : "   ") << d.name << "=" << (int64_t(1) << b)
+         << " -> (";
+      Basis bs = getBasis(d.name, b);
+      for (size_t k = 0; k < bs.size(); ++k)
+        os << (k ? ", " : "") << bs[k];
+      os << ")\n";
+    }
+    if (d.log2 == 0)
+      os << " - " << d.name << " is a size 1 dimension\n";
+  }
+  os << "where out dims are: [";
+  for (size_t k = 0; k < outs.size(); ++k)
+    os << (k ? ", " : "") << outs[k].name << " (size "
+       << (int64_t(1) << outs[k].log2) << ")";
+  os << "]";
+  return s;
+}
