@@ -32,9 +32,11 @@ template <typename T> T ok(llvm::Expected<T> v) {
 
 // Dims with random names drawn (without repetition) from `pool`, in random
 // order, each of size 2^[0, maxLog2].
+// With `keepOrder`, the dims come in pool order (products need the dims two
+// layouts share in the same relative order).
 inline rc::Gen<std::vector<NamedSize>>
 genDims(std::vector<std::string> pool, int minCount, int maxCount,
-        int maxLog2) {
+        int maxLog2, bool keepOrder = false) {
   return rc::gen::mapcat(
       rc::gen::inRange(minCount, maxCount + 1), [=](int count) {
         return rc::gen::map(
@@ -50,9 +52,12 @@ genDims(std::vector<std::string> pool, int minCount, int maxCount,
               std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) {
                 return p.second[a] < p.second[b];
               });
+              std::vector<int> chosen(idx.begin(), idx.begin() + count);
+              if (keepOrder)
+                std::sort(chosen.begin(), chosen.end());
               std::vector<NamedSize> dims;
               for (int i = 0; i < count; ++i)
-                dims.push_back({pool[idx[i]], int32_t(1) << p.first[i]});
+                dims.push_back({pool[chosen[i]], int32_t(1) << p.first[i]});
               return dims;
             });
       });
@@ -102,10 +107,11 @@ inline const std::vector<std::string> &outPool() {
 }
 
 // A random small layout: up to 4 in dims and 3 out dims, each up to 2^4.
-inline rc::Gen<LinearLayout> genSmallLayout(int maxLog2 = 4) {
+inline rc::Gen<LinearLayout> genSmallLayout(int maxLog2 = 4,
+                                            bool keepOrder = false) {
   return rc::gen::mapcat(
-      rc::gen::pair(genDims(inPool(), 0, 4, maxLog2),
-                    genDims(outPool(), 0, 3, maxLog2)),
+      rc::gen::pair(genDims(inPool(), 0, 4, maxLog2, keepOrder),
+                    genDims(outPool(), 0, 3, maxLog2, keepOrder)),
       [](const std::pair<std::vector<NamedSize>, std::vector<NamedSize>> &d) {
         return genLayoutWithDims(d.first, d.second);
       });

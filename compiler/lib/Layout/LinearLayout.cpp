@@ -83,6 +83,44 @@ std::string joinNames(ArrayRef<std::string> names) {
 
 } // namespace
 
+std::optional<std::vector<std::string>>
+tgpu::layout::supremum(ArrayRef<std::string> x, ArrayRef<std::string> y) {
+  // The dims both lists have must come in the same relative order.
+  std::vector<std::string> common;
+  for (const std::string &n : x)
+    if (llvm::is_contained(y, n))
+      common.push_back(n);
+  size_t next = 0;
+  for (const std::string &n : y)
+    if (llvm::is_contained(x, n) && (next >= common.size() || common[next++] != n))
+      return std::nullopt;
+  // Walk both lists; a dim only one list has is emitted as soon as it comes
+  // up (x's first); a common dim waits until both lists reach it.
+  std::vector<std::string> r;
+  size_t i = 0, j = 0;
+  while (i < x.size() || j < y.size()) {
+    if (i < x.size() && !llvm::is_contained(y, x[i])) {
+      r.push_back(x[i++]);
+      continue;
+    }
+    if (j < y.size() && !llvm::is_contained(x, y[j])) {
+      r.push_back(y[j++]);
+      continue;
+    }
+    // Both point at the same common dim (or one list is done).
+    if (i < x.size() && j < y.size()) {
+      r.push_back(x[i]);
+      ++i;
+      ++j;
+    } else if (i < x.size()) {
+      r.push_back(x[i++]);
+    } else {
+      r.push_back(y[j++]);
+    }
+  }
+  return r;
+}
+
 int tgpu::layout::log2IfPowerOf2(int64_t v) {
   if (v <= 0 || (v & (v - 1)))
     return -1;
@@ -412,20 +450,19 @@ int LinearLayout::getNumConsecutiveInOut() const {
   if (ins.empty() || outs.empty())
     return 1;
   // The leading bases of the first in dim that step through the first out
-  // dim one element at a time.
+  // dim one element at a time (and touch no other out dim) ...
   const InDim &d = ins[0];
   int consec = 0;
   while (consec < d.log2 &&
          bases[d.first + consec] == (uint64_t(1) << (outs[0].offset + consec)))
     ++consec;
-  // Another basis that lands inside that run of elements makes the run
-  // shorter: the run can only be as long as the smallest such landing.
-  uint64_t runMask = ((uint64_t(1) << consec) - 1) << outs[0].offset;
-  for (int j = d.first + consec; j < numInBits; ++j) {
-    uint64_t w = bases[j];
-    if ((w & ~runMask) == 0 && w != 0)
-      consec = std::min(consec, int(llvm::countr_zero(w >> outs[0].offset)));
-  }
+  // ... as long as no other basis lands inside that run.
+  uint64_t other = 0;
+  for (int j = d.first + consec; j < numInBits; ++j)
+    other |= bases[j];
+  other = (other & outMask(0)) >> outs[0].offset;
+  if (other)
+    consec = std::min(consec, int(llvm::countr_zero(other)));
   return 1 << consec;
 }
 
@@ -448,8 +485,42 @@ bool LinearLayout::sublayoutIsZero(ArrayRef<std::string> inDims,
   return true;
 }
 
-bool LinearLayout::isTrivialOver(ArrayRef<std::string> inDims) const {
-  return sublayoutIsZero(inDims, getOutDimNames());
+bool LinearLayout::isTrivialOver(ArrayRef<std::string> dims) const {
+  // dims -> dims is the identity (flattened in this layout's orders), no
+  // other in dim reaches `dims` and `dims` reach no other out dim.
+  for (const std::string &d : dims)
+    if (!hasInDim(d) || !hasOutDim(d) ||
+        getInDimSizeLog2(d) != getOutDimSizeLog2(d))
+      return false;
+  std::vector<std::string> otherIns, otherOuts;
+  for (const InDim &d : ins)
+    if (!llvm::is_contained(dims, d.name))
+      otherIns.push_back(d.name);
+  for (const OutDim &d : outs)
+    if (!llvm::is_contained(dims, d.name))
+      otherOuts.push_back(d.name);
+  if (!sublayoutIsZero(otherIns, dims) || !sublayoutIsZero(dims, otherOuts))
+    return false;
+  // Pack the square block's out bits in out order and compare with 1, 2, 4..
+  uint64_t dimsMask = 0;
+  std::vector<int> offsets;
+  for (size_t k = 0; k < outs.size(); ++k)
+    if (llvm::is_contained(dims, outs[k].name))
+      dimsMask |= outMask(k);
+  int expect = 0;
+  for (const InDim &d : ins) {
+    if (!llvm::is_contained(dims, d.name))
+      continue;
+    for (int b = 0; b < d.log2; ++b, ++expect) {
+      // The expect-th bit among dimsMask's set bits.
+      uint64_t m = dimsMask;
+      for (int t = 0; t < expect; ++t)
+        m &= m - 1;
+      if ((bases[d.first + b] & dimsMask) != (m & (0 - m)))
+        return false;
+    }
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -475,19 +546,25 @@ Expected<LinearLayout> tgpu::layout::operator*(const LinearLayout &inner,
                                                const LinearLayout &outer) {
   using InDim = LinearLayout::InDim;
   using OutDim = LinearLayout::OutDim;
-  // Out dims: inner's, then outer's new ones; shared ones add their bits.
+  // Dims are merged keeping both operands' orders (inner's first where
+  // free); dims of the same name add their bits.
+  std::optional<std::vector<std::string>> outNames =
+      supremum(inner.getOutDimNames(), outer.getOutDimNames());
+  std::optional<std::vector<std::string>> inNames =
+      supremum(inner.getInDimNames(), outer.getInDimNames());
+  if (!outNames || !inNames)
+    return err("product: the dimensions both layouts have appear in different "
+               "orders: ins " + joinNames(inner.getInDimNames()) + " and " +
+               joinNames(outer.getInDimNames()) + ", outs " +
+               joinNames(inner.getOutDimNames()) + " and " +
+               joinNames(outer.getOutDimNames()));
   std::vector<OutDim> outs;
-  for (const OutDim &d : inner.outs)
-    outs.push_back({d.name, d.log2 + outer.getOutDimSizeLog2(d.name), 0});
-  for (const OutDim &d : outer.outs)
-    if (!inner.hasOutDim(d.name))
-      outs.push_back({d.name, d.log2, 0});
+  for (const std::string &n : *outNames)
+    outs.push_back(
+        {n, inner.getOutDimSizeLog2(n) + outer.getOutDimSizeLog2(n), 0});
   std::vector<InDim> ins;
-  for (const InDim &d : inner.ins)
-    ins.push_back({d.name, d.log2 + outer.getInDimSizeLog2(d.name), 0});
-  for (const InDim &d : outer.ins)
-    if (!inner.hasInDim(d.name))
-      ins.push_back({d.name, d.log2, 0});
+  for (const std::string &n : *inNames)
+    ins.push_back({n, inner.getInDimSizeLog2(n) + outer.getInDimSizeLog2(n), 0});
   int inBits = 0, outBits = 0;
   for (const InDim &d : ins)
     inBits += d.log2;
@@ -576,12 +653,43 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
     toOuter.srcLog2.push_back(fit);
     toOuter.dstOffset.push_back(outer.outs[k].offset);
   }
+  // Triton's shortcut: an in dim both layouts have with the same bases maps
+  // to itself, even where another solution would be smaller (e.g. a `block`
+  // dim that broadcasts on both sides stays `block -> block`).
+  auto sameDim = [&](const InDim &d) {
+    int o = outer.findIn(d.name);
+    if (o < 0 || outer.ins[o].log2 != d.log2)
+      return false;
+    for (int b = 0; b < d.log2; ++b)
+      if ((bases[d.first + b] & tooWide) ||
+          toOuter(bases[d.first + b]) != outer.bases[outer.ins[o].first + b])
+        return false;
+    return true;
+  };
+  std::vector<bool> identityIn(outer.numInBits, false);
+  std::vector<bool> isIdentity(ins.size(), false);
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (sameDim(ins[i])) {
+      isIdentity[i] = true;
+      const InDim &od = outer.ins[outer.findIn(ins[i].name)];
+      for (int b = 0; b < od.log2; ++b)
+        identityIn[od.first + b] = true;
+    }
+  // The other dims take the smallest solution over outer's other columns.
   Echelon e;
   for (size_t j = 0; j < outer.bases.size(); ++j)
-    e.insert(outer.bases[j], j);
+    if (!identityIn[j])
+      e.insert(outer.bases[j], j);
   std::vector<uint64_t> nb;
   nb.reserve(bases.size());
-  for (const InDim &d : ins)
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const InDim &d = ins[i];
+    if (isIdentity[i]) {
+      int first = outer.ins[outer.findIn(d.name)].first;
+      for (int b = 0; b < d.log2; ++b)
+        nb.push_back(uint64_t(1) << (first + b));
+      continue;
+    }
     for (int b = 0; b < d.log2; ++b) {
       uint64_t w = bases[d.first + b];
       std::optional<uint64_t> x;
@@ -593,6 +701,7 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
                    " maps outside the image of the outer layout");
       nb.push_back(*x);
     }
+  }
   std::vector<OutDim> nouts;
   for (const InDim &d : outer.ins)
     nouts.push_back({d.name, d.log2, 0});
@@ -797,25 +906,66 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(StringRef outDim,
   int lg = log2IfPowerOf2(newSize);
   if (k < 0)
     return err("resizeOutDim: no output dimension '" + outDim + "'");
-  if (lg < 0)
+  if (lg < 0 || lg > outs[k].log2)
     return err("resizeOutDim: size " + llvm::Twine(newSize) +
-               " is not a power of two");
-  if (numOutBits - outs[k].log2 + lg > kMaxTotalBits)
-    return err("resizeOutDim: too many output bits");
+               " is not a power of two no larger than " +
+               llvm::Twine(1 << outs[k].log2));
+  // A coordinate that does not fit becomes 0 (it is not wrapped).
   std::vector<OutDim> nouts = outs;
   nouts[k].log2 = lg;
   LinearLayout shape = fromPacked({}, nouts, {});
   Repacker r;
   for (size_t j = 0; j < outs.size(); ++j) {
     r.srcOffset.push_back(outs[j].offset);
-    r.srcLog2.push_back(j == size_t(k) ? std::min(lg, outs[j].log2)
-                                       : outs[j].log2);
+    r.srcLog2.push_back(j == size_t(k) ? lg : outs[j].log2);
     r.dstOffset.push_back(shape.outs[j].offset);
   }
   std::vector<uint64_t> nb;
-  for (uint64_t w : bases)
+  for (uint64_t w : bases) {
+    if (coord(w, k) >= newSize)
+      w &= ~outMask(k);
     nb.push_back(r(w));
+  }
   return fromPacked(ins, std::move(nouts), std::move(nb));
+}
+
+LinearLayout LinearLayout::removeZeroBasesAlongDim(StringRef inDim) const {
+  std::vector<InDim> nins = ins;
+  std::vector<uint64_t> nb;
+  for (InDim &d : nins) {
+    int kept = 0;
+    for (int b = 0; b < d.log2; ++b) {
+      uint64_t w = bases[d.first + b];
+      if (d.name == inDim && w == 0)
+        continue;
+      nb.push_back(w);
+      ++kept;
+    }
+    d.log2 = kept;
+  }
+  return fromPacked(std::move(nins), outs, std::move(nb));
+}
+
+std::optional<LinearLayout>
+LinearLayout::quotient(ArrayRef<std::string> dims) const {
+  for (const std::string &d : dims)
+    if (!hasInDim(d))
+      return std::nullopt;
+  if (!isTrivialOver(dims))
+    return std::nullopt;
+  std::vector<std::string> keepIns, keepOuts;
+  for (const InDim &d : ins)
+    if (!llvm::is_contained(dims, d.name))
+      keepIns.push_back(d.name);
+  for (const OutDim &d : outs)
+    if (!llvm::is_contained(dims, d.name))
+      keepOuts.push_back(d.name);
+  Expected<LinearLayout> q = sublayout(keepIns, keepOuts);
+  if (!q) {
+    llvm::consumeError(q.takeError());
+    return std::nullopt;
+  }
+  return std::move(*q);
 }
 
 Expected<LinearLayout> LinearLayout::concatIns(const LinearLayout &other) const {
@@ -986,22 +1136,40 @@ size_t LinearLayout::hash() const {
 std::string LinearLayout::toString() const {
   std::string s;
   llvm::raw_string_ostream os(s);
-  for (const InDim &d : ins) {
-    for (int b = 0; b < d.log2; ++b) {
-      os << (b == 0 ? " - " : "   ") << d.name << "=" << (int64_t(1) << b)
-         << " -> (";
-      Basis bs = getBasis(d.name, b);
-      for (size_t k = 0; k < bs.size(); ++k)
-        os << (k ? ", " : "") << bs[k];
-      os << ")\n";
+  auto printOuts = [&] {
+    os << "[";
+    for (size_t k = 0; k < outs.size(); ++k)
+      os << (k ? ", " : "") << outs[k].name << " (size "
+         << (int64_t(1) << outs[k].log2) << ")";
+    os << "]";
+  };
+  if (ins.empty()) {
+    if (outs.empty()) {
+      os << "\n(empty layout)";
+    } else {
+      os << "\n(empty layout with out-dims ";
+      printOuts();
+      os << ")";
     }
-    if (d.log2 == 0)
-      os << " - " << d.name << " is a size 1 dimension\n";
+    return s;
   }
-  os << "where out dims are: [";
-  for (size_t k = 0; k < outs.size(); ++k)
-    os << (k ? ", " : "") << outs[k].name << " (size "
-       << (int64_t(1) << outs[k].log2) << ")";
-  os << "]";
+  os << "\n";
+  for (const InDim &d : ins) {
+    if (d.log2 == 0) {
+      os << " - " << d.name << " is a size 1 dimension\n";
+      continue;
+    }
+    for (int b = 0; b < d.log2; ++b) {
+      os << (b == 0 ? " - " : "\n   ") << d.name << "=" << (int64_t(1) << b)
+         << " -> (";
+      uint64_t w = bases[d.first + b];
+      for (size_t k = 0; k < outs.size(); ++k)
+        os << (k ? ", " : "") << coord(w, k);
+      os << ")";
+    }
+    os << "\n";
+  }
+  os << "where out dims are: ";
+  printOuts();
   return s;
 }

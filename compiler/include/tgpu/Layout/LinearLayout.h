@@ -141,8 +141,14 @@ public:
   // Every basis of `inDims` has zero coordinates in `outDims`.
   bool sublayoutIsZero(llvm::ArrayRef<std::string> inDims,
                        llvm::ArrayRef<std::string> outDims) const;
-  // Every basis of `inDim` (resp. of all in dims) is zero.
-  bool isTrivialOver(llvm::ArrayRef<std::string> inDims) const;
+  // Each of `dims` is both an in and an out dim, the layout restricted to
+  // them is the identity, and they neither reach nor are reached by the
+  // other dims (so the layout is the product of the rest with the identity).
+  bool isTrivialOver(llvm::ArrayRef<std::string> dims) const;
+  // The layout without `dims`, if it is trivial over them.
+  std::optional<LinearLayout> quotient(llvm::ArrayRef<std::string> dims) const;
+  // Drops the all-zero bases of `inDim` (out dim sizes are kept).
+  LinearLayout removeZeroBasesAlongDim(llvm::StringRef inDim) const;
 
   // --- Algebra --------------------------------------------------------------
   // Product: ins/outs are the union (this's dims first); dims with the same
@@ -184,8 +190,7 @@ public:
   // Larger: extra zero bases; smaller: the high bases are dropped.
   llvm::Expected<LinearLayout> resizeInDim(llvm::StringRef inDim,
                                            int32_t newSize) const;
-  // Larger: the dim just grows; smaller: coordinates are taken modulo the
-  // new size.
+  // Shrinks an out dim; a coordinate that does not fit becomes 0.
   llvm::Expected<LinearLayout> resizeOutDim(llvm::StringRef outDim,
                                             int32_t newSize) const;
   // Joint layout over disjoint in dims with the same outs (names and sizes).
@@ -206,8 +211,8 @@ public:
   // Equal up to out dim sizes (same names, order and bases).
   bool equalIgnoringOutDimSizes(const LinearLayout &o) const;
   size_t hash() const;
-  // Triton's text: one line " - in=2^i -> (c0, c1)" per basis, then
-  // "where out dims are: [name (size N), ...]".
+  // Triton's text: "\n", then " - in=1 -> (c0, c1)" and "   in=2 -> ..."
+  // lines per in dim, then "where out dims are: [name (size N), ...]".
   std::string toString() const;
 
 private:
@@ -247,6 +252,12 @@ std::optional<LinearLayout> divideLeft(const LinearLayout &A,
                                        const LinearLayout &B);
 std::optional<LinearLayout> divideRight(const LinearLayout &A,
                                         const LinearLayout &B);
+
+// Merges two dim-name lists into one that keeps both orders, preferring x's
+// dims where either could come first: [a,c] + [b,c] -> [a,b,c]. None when
+// the common dims appear in different orders.
+std::optional<std::vector<std::string>> supremum(llvm::ArrayRef<std::string> x,
+                                                 llvm::ArrayRef<std::string> y);
 
 // log2 of a positive power of two, or -1.
 int log2IfPowerOf2(int64_t v);
