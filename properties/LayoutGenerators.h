@@ -4,6 +4,7 @@
 
 #include "tgpu/Layout/LinearLayout.h"
 
+#include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <ostream>
@@ -26,6 +27,15 @@ template <typename T> T ok(llvm::Expected<T> v) {
   if (!v) {
     std::string msg = llvm::toString(v.takeError());
     RC_FAIL("unexpected error: " + msg);
+  }
+  return std::move(*v);
+}
+
+// Unwraps a result outside a property (gtest examples).
+template <typename T> T ok2(llvm::Expected<T> v) {
+  if (!v) {
+    ADD_FAILURE() << llvm::toString(v.takeError());
+    return T();
   }
   return std::move(*v);
 }

@@ -292,6 +292,69 @@ bool tgpu::layout::isSharedEncoding(const Encoding &e) {
          std::holds_alternative<SharedLinearEncoding>(e);
 }
 
+namespace {
+std::string basesStr(const std::vector<std::vector<int32_t>> &bases) {
+  std::string s = "[";
+  for (size_t i = 0; i < bases.size(); ++i) {
+    s += i ? ", [" : "[";
+    for (size_t k = 0; k < bases[i].size(); ++k)
+      s += (k ? ", " : "") + std::to_string(bases[i][k]);
+    s += "]";
+  }
+  return s + "]";
+}
+std::string cgaStr(const CGALayout &c) {
+  return c.blockBases.empty() ? "" : ", CGALayout = " + basesStr(c.blockBases);
+}
+std::string llBasesStr(const LinearLayout &l, llvm::StringRef in) {
+  std::vector<std::vector<int32_t>> b;
+  for (int i = 0; i < l.getInDimSizeLog2(in); ++i)
+    b.push_back(l.getBasis(in, i));
+  return basesStr(b);
+}
+} // namespace
+
+std::string tgpu::layout::describe(const Encoding &e) {
+  if (auto *b = std::get_if<BlockedEncoding>(&e))
+    return "#ttg.blocked<{sizePerThread = " + listStr(b->sizePerThread) +
+           ", threadsPerWarp = " + listStr(b->threadsPerWarp) +
+           ", warpsPerCTA = " + listStr(b->warpsPerCTA) +
+           ", order = " + listStr(b->order) + cgaStr(b->cga) + "}>";
+  if (auto *m = std::get_if<NvidiaMmaEncoding>(&e))
+    return "#ttg.nvidia_mma<{versionMajor = " + std::to_string(m->versionMajor) +
+           ", versionMinor = " + std::to_string(m->versionMinor) +
+           ", warpsPerCTA = " + listStr(m->warpsPerCTA) + cgaStr(m->cga) +
+           ", instrShape = " + listStr(m->instrShape) + "}>";
+  if (auto *s = std::get_if<SliceEncoding>(&e))
+    return "#ttg.slice<{dim = " + std::to_string(s->dim) + ", parent = " +
+           (s->parent ? describe(*s->parent) : "<none>") + "}>";
+  if (auto *d = std::get_if<DotOperandEncoding>(&e))
+    return "#ttg.dot_op<{opIdx = " + std::to_string(d->opIdx) + ", parent = " +
+           (d->parent ? describe(*d->parent) : "<none>") +
+           ", kWidth = " + std::to_string(d->kWidth) + "}>";
+  if (auto *l = std::get_if<LinearEncoding>(&e))
+    return "#ttg.linear<{register = " + llBasesStr(l->layout, "register") +
+           ", lane = " + llBasesStr(l->layout, "lane") +
+           ", warp = " + llBasesStr(l->layout, "warp") +
+           ", block = " + llBasesStr(l->layout, "block") + "}>";
+  if (auto *s = std::get_if<SwizzledSharedEncoding>(&e))
+    return "#ttg.swizzled_shared<{vec = " + std::to_string(s->vec) +
+           ", perPhase = " + std::to_string(s->perPhase) +
+           ", maxPhase = " + std::to_string(s->maxPhase) +
+           ", order = " + listStr(s->order) + cgaStr(s->cga) + "}>";
+  if (auto *n = std::get_if<NVMMASharedEncoding>(&e))
+    return "#ttg.nvmma_shared<{swizzlingByteWidth = " +
+           std::to_string(n->swizzlingByteWidth) +
+           ", transposed = " + (n->transposed ? "true" : "false") +
+           ", elementBitWidth = " + std::to_string(n->elementBitWidth) +
+           (n->fp4Padded ? ", fp4Padded = true" : "") + cgaStr(n->cga) +
+           ", rank = " + std::to_string(n->rank) + "}>";
+  auto &s = std::get<SharedLinearEncoding>(e);
+  return "#ttg.shared_linear<{offset = " + llBasesStr(s.layout, "offset") +
+         ", block = " + llBasesStr(s.layout, "block") +
+         "}, alignment = " + std::to_string(s.alignment) + ">";
+}
+
 unsigned tgpu::layout::getRank(const Encoding &e) {
   if (auto *b = std::get_if<BlockedEncoding>(&e))
     return b->order.size();

@@ -675,11 +675,14 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
       for (int b = 0; b < od.log2; ++b)
         identityIn[od.first + b] = true;
     }
-  // The other dims take the smallest solution over outer's other columns.
-  Echelon e;
-  for (size_t j = 0; j < outer.bases.size(); ++j)
+  // The other dims take the smallest solution over outer's other columns;
+  // where none exists (Triton asserts there), over all of outer's columns.
+  Echelon e, all;
+  for (size_t j = 0; j < outer.bases.size(); ++j) {
     if (!identityIn[j])
       e.insert(outer.bases[j], j);
+    all.insert(outer.bases[j], j);
+  }
   std::vector<uint64_t> nb;
   nb.reserve(bases.size());
   for (size_t i = 0; i < ins.size(); ++i) {
@@ -693,8 +696,11 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
     for (int b = 0; b < d.log2; ++b) {
       uint64_t w = bases[d.first + b];
       std::optional<uint64_t> x;
-      if (!(w & tooWide))
+      if (!(w & tooWide)) {
         x = e.solve(toOuter(w));
+        if (!x)
+          x = all.solve(toOuter(w));
+      }
       if (!x)
         return err("invertAndCompose: " + d.name + "=" +
                    llvm::Twine(1 << b) +

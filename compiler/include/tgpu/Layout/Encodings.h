@@ -77,6 +77,8 @@ struct Encoding
 };
 
 bool isSharedEncoding(const Encoding &e);
+// A short text in the style of the ttg attribute syntax (for messages).
+std::string describe(const Encoding &e);
 // The rank of the tensors the encoding describes.
 unsigned getRank(const Encoding &e);
 

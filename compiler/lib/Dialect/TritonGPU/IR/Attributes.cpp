@@ -463,8 +463,6 @@ LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitE
                                         unsigned dim, Attribute parent) {
   if (!isDistributedEncoding(parent))
     return emitError() << "slice parent must be a distributed layout, got " << parent;
-  if (isa<DotOperandEncodingAttr>(parent))
-    return emitError() << "slice of a dot_op layout is not supported";
   unsigned parentRank = getEncodingRank(parent);
   if (parentRank < 2)
     return emitError() << "slice parent must have rank >= 2, got " << parentRank;

@@ -1,0 +1,252 @@
+// Laws of the encoding -> LinearLayout conversions on random attributes of
+// every kind and random shapes: coverage, the closed formulas of blocked and
+// swizzled layouts, slices, the #ttg.linear round trip, shared bijectivity,
+// and the attribute text fixed point.
+#include "EncodingGenerators.h"
+#include "LayoutGenerators.h"
+
+#include "tgpu/InitAllDialects.h"
+#include "tgpu/Layout/AttrConversion.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <rapidcheck/gtest.h>
+
+#include <set>
+
+using namespace tgpu::layout;
+using namespace tgpu::props;
+
+namespace {
+
+std::vector<int32_t> image(const LinearLayout &l, uint64_t in) {
+  return l.unpackOut(l.applyFlat(in));
+}
+
+// Per-dim mixed-radix digits of `v`, the first dim of `order` fastest.
+std::vector<int64_t> digits(int64_t v, const std::vector<int64_t> &radix,
+                            const std::vector<unsigned> &order) {
+  std::vector<int64_t> d(radix.size(), 0);
+  for (unsigned dim : order) {
+    d[dim] = v % radix[dim];
+    v /= radix[dim];
+  }
+  return d;
+}
+
+mlir::MLIRContext &context() {
+  static mlir::MLIRContext *ctx = [] {
+    mlir::DialectRegistry registry;
+    mlir::tgpu::registerAllDialects(registry);
+    auto *c = new mlir::MLIRContext(registry);
+    c->loadAllAvailableDialects();
+    return c;
+  }();
+  return *ctx;
+}
+
+std::string print(mlir::Attribute a) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  a.print(os);
+  return s;
+}
+
+} // namespace
+
+RC_GTEST_PROP(EncodingLaws, DistributedLayoutsCoverEveryElement, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  Encoding e = *genDistributed(rank);
+  std::vector<int64_t> shape = *genShape(rank);
+  LinearLayout l = ok(toLinearLayout(shape, e));
+  RC_ASSERT(l.getInDimNames() ==
+            (std::vector<std::string>{"register", "lane", "warp", "block"}));
+  RC_ASSERT(l.getOutDimNames() == standardOutDimNames(rank));
+  for (unsigned d = 0; d < rank; ++d)
+    RC_ASSERT(l.getOutDimSize("dim" + std::to_string(d)) == shape[d]);
+  RC_ASSERT(l.getInDimSize("lane") == 32);
+  RC_ASSERT(l.isSurjective());
+  // Brute force where it is cheap: every element is owned by someone.
+  if (l.getTotalInDimSizeLog2() <= 16) {
+    std::set<std::vector<int32_t>> seen;
+    for (uint64_t x = 0; x < uint64_t(l.getTotalInDimSize()); ++x)
+      seen.insert(image(l, x));
+    int64_t elements = 1;
+    for (int64_t s : shape)
+      elements *= s;
+    RC_ASSERT(int64_t(seen.size()) == elements);
+  }
+}
+
+RC_GTEST_PROP(EncodingLaws, BlockedMatchesItsClosedFormula, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  BlockedEncoding b = *genBlocked(rank, /*withCGA=*/false);
+  std::vector<int64_t> shape = *genShape(rank);
+  LinearLayout l = ok(toLinearLayout(shape, Encoding(b)));
+  // Element of (register r, lane, warp): the tile of spt x tpw x wpc repeats
+  // over the tensor (repeats numbered after the spt registers, dims in
+  // `order`); a tile larger than the tensor wraps (several owners).
+  std::vector<int64_t> spt(b.sizePerThread.begin(), b.sizePerThread.end());
+  std::vector<int64_t> tpw(b.threadsPerWarp.begin(), b.threadsPerWarp.end());
+  std::vector<int64_t> wpc(b.warpsPerCTA.begin(), b.warpsPerCTA.end());
+  std::vector<int64_t> reps(rank);
+  int64_t sptTotal = 1;
+  for (unsigned d = 0; d < rank; ++d) {
+    reps[d] = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d] * wpc[d]));
+    sptTotal *= spt[d];
+  }
+  RC_ASSERT(int64_t(l.getInDimSize("register")) ==
+            sptTotal * [&] {
+              int64_t r = 1;
+              for (int64_t x : reps)
+                r *= x;
+              return r;
+            }());
+  for (int64_t r = 0; r < l.getInDimSize("register"); ++r)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t w = 0; w < l.getInDimSize("warp"); ++w) {
+        std::vector<int64_t> inner = digits(r % sptTotal, spt, b.order);
+        std::vector<int64_t> rep = digits(r / sptTotal, reps, b.order);
+        std::vector<int64_t> ln = digits(lane, tpw, b.order);
+        std::vector<int64_t> wp = digits(w, wpc, b.order);
+        std::vector<int32_t> expect(rank);
+        for (unsigned d = 0; d < rank; ++d)
+          expect[d] = int32_t((rep[d] * spt[d] * tpw[d] * wpc[d] +
+                               wp[d] * spt[d] * tpw[d] + ln[d] * spt[d] +
+                               inner[d]) %
+                              shape[d]);
+        auto got = ok(l.apply({{"register", int32_t(r)},
+                               {"lane", int32_t(lane)},
+                               {"warp", int32_t(w)},
+                               {"block", 0}}));
+        for (unsigned d = 0; d < rank; ++d)
+          RC_ASSERT(got[d].second == expect[d]);
+      }
+}
+
+RC_GTEST_PROP(EncodingLaws, SwizzledSharedMatchesItsClosedFormula, ()) {
+  SwizzledSharedEncoding s = *genSwizzled(2);
+  std::vector<int64_t> shape = *genShape(2, 0, 6);
+  LinearLayout l = ok(toLinearLayout(shape, Encoding(s)));
+  RC_ASSERT(l.isInvertible());
+  // DESIGN.md: element (i, j) (i along the slow dim order[1], j along the
+  // fast dim order[0]) is stored in row i at column
+  // (j % vec) + ((j / vec) ^ ((i / perPhase) % maxPhase)) * vec, the
+  // swizzled part wrapping inside a row narrower than the pattern.
+  unsigned col = s.order[0], row = s.order[1];
+  int64_t rows = shape[row], cols = shape[col];
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t phase = (i / s.perPhase) % s.maxPhase;
+      int64_t c = j % s.vec + (((j / s.vec) ^ phase) * s.vec) % cols;
+      int64_t offset = i * cols + c;
+      std::vector<int32_t> got = image(l, uint64_t(offset));
+      RC_ASSERT(got[row] == i);
+      RC_ASSERT(got[col] == j);
+    }
+}
+
+RC_GTEST_PROP(EncodingLaws, SharedLayoutsAreBijections, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  if (*rc::gen::arbitrary<bool>() || rank < 2) {
+    SwizzledSharedEncoding s = *genSwizzled(rank);
+    std::vector<int64_t> shape = *genShape(rank, 0, 6);
+    LinearLayout l = ok(toLinearLayout(shape, Encoding(s)));
+    RC_ASSERT(l.getInDimNames() == (std::vector<std::string>{"offset", "block"}));
+    RC_ASSERT(l.isInvertible());
+  } else {
+    auto [n, shape] = *genNVMMAWithShape(rank);
+    LinearLayout l = ok(toLinearLayout(shape, Encoding(n)));
+    for (unsigned d = 0; d < rank; ++d)
+      RC_ASSERT(l.getOutDimSize("dim" + std::to_string(d)) == shape[d]);
+    // Every element has exactly one place.
+    RC_ASSERT(l.isInvertible());
+  }
+}
+
+RC_GTEST_PROP(EncodingLaws, SliceIsTheParentWithTheDimRemoved, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 3u);
+  unsigned dim = *rc::gen::inRange(0u, rank + 1);
+  Encoding parent = *genDistributed(rank + 1, 1);
+  std::vector<int64_t> shape = *genShape(rank);
+  LinearLayout s = ok(toLinearLayout(
+      shape, Encoding(SliceEncoding{dim, std::make_shared<Encoding>(parent)})));
+  std::vector<int64_t> pshape = shape;
+  pshape.insert(pshape.begin() + dim, 1);
+  LinearLayout p = ok(toLinearLayout(pshape, parent));
+  // Same non-register bases with component `dim` dropped; the registers are
+  // the parent's non-zero ones, in order.
+  for (auto &[name, bases] : p.getBases()) {
+    std::vector<LinearLayout::Basis> expect;
+    for (auto b : bases) {
+      b.erase(b.begin() + dim);
+      if (name == "register" &&
+          std::all_of(b.begin(), b.end(), [](int32_t v) { return v == 0; }))
+        continue;
+      expect.push_back(b);
+    }
+    RC_ASSERT(int(expect.size()) == s.getInDimSizeLog2(name));
+    for (size_t i = 0; i < expect.size(); ++i)
+      RC_ASSERT(s.getBasis(name, i) == expect[i]);
+  }
+}
+
+RC_GTEST_PROP(EncodingLaws, LinearEncodingRoundTrips, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  Encoding e = *genDistributed(rank);
+  std::vector<int64_t> shape = *genShape(rank);
+  LinearLayout l = ok(toLinearLayout(shape, e));
+  RC_ASSERT(ok(toLinearLayout(shape, Encoding(LinearEncoding{l}))) == l);
+  // And through the #ttg.linear attribute and its text.
+  mlir::MLIRContext &ctx = context();
+  auto attr = ok(toLinearEncodingAttr(&ctx, l));
+  mlir::Attribute reparsed = mlir::parseAttribute(print(attr), &ctx);
+  RC_ASSERT(bool(reparsed));
+  RC_ASSERT(ok(toLinearLayout(shape, reparsed)) == l);
+}
+
+RC_GTEST_PROP(EncodingLaws, AttributeTextIsAFixedPoint, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  Encoding e;
+  switch (*rc::gen::inRange(0, 3)) {
+  case 0:
+    e = *genDistributed(rank);
+    break;
+  case 1:
+    e = *genSwizzled(rank);
+    break;
+  default:
+    e = (*genNVMMAWithShape(std::max(rank, 2u))).first;
+    break;
+  }
+  mlir::MLIRContext &ctx = context();
+  std::string diags;
+  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
+    diags += d.str() + "\n";
+    return mlir::success();
+  });
+  std::string text = describe(e);
+  mlir::Attribute a = mlir::parseAttribute(text, &ctx);
+  if (!a)
+    RC_FAIL("does not parse: " + text + "\n" + diags);
+  std::string once = print(a);
+  mlir::Attribute b = mlir::parseAttribute(once, &ctx);
+  RC_ASSERT(bool(b));
+  RC_ASSERT(print(b) == once);
+  RC_ASSERT(a == b);
+  // The attribute converts to the same layout as the plain value.
+  std::vector<int64_t> shape = *genShape(getRank(e), 3, 8);
+  auto direct = toLinearLayout(shape, e);
+  auto viaAttr = toLinearLayout(shape, a);
+  RC_ASSERT(bool(direct) == bool(viaAttr));
+  if (direct)
+    RC_ASSERT(*direct == *viaAttr);
+  else {
+    llvm::consumeError(direct.takeError());
+    llvm::consumeError(viaAttr.takeError());
+  }
+}
