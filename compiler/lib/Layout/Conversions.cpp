@@ -84,10 +84,14 @@ llvm::Error checkPowersOfTwo(ArrayRef<unsigned> v, StringRef what) {
 }
 
 llvm::Error checkShape(ArrayRef<int64_t> shape) {
-  for (int64_t s : shape)
-    if (log2IfPowerOf2(s) < 0 || s > (int64_t(1) << 30))
+  for (int64_t s : shape) {
+    if (log2IfPowerOf2(s) < 0)
       return err("tensor shape " + listStr(shape) +
                  " has a dimension that is not a power of two");
+    if (s > (int64_t(1) << 30))
+      return err("tensor shape " + listStr(shape) +
+                 " has a dimension larger than 2^30");
+  }
   return llvm::Error::success();
 }
 
@@ -133,12 +137,23 @@ tgpu::layout::identityStandardND(StringRef inDim, ArrayRef<unsigned> shape,
                                  ArrayRef<unsigned> order) {
   if (llvm::Error e = checkPermutation(order, shape.size(), "layout"))
     return std::move(e);
-  LinearLayout l;
-  for (unsigned d : order) {
-    TGPU_TRY(p, mul(l, id1D(shape[d], inDim, dimName(d))));
-    l = std::move(p);
+  // The product of identity1D over `order`: out dims in that order, each
+  // stepping through its own size.
+  std::vector<LinearLayout::Basis> bases;
+  std::vector<NamedSize> outs;
+  for (size_t k = 0; k < order.size(); ++k) {
+    unsigned size = shape[order[k]];
+    if (log2IfPowerOf2(size) < 0)
+      return err("layout size " + llvm::Twine(size) + " is not a power of two");
+    for (unsigned v = 1; v < size; v *= 2) {
+      LinearLayout::Basis b(order.size(), 0);
+      b[k] = int32_t(v);
+      bases.push_back(std::move(b));
+    }
+    outs.push_back({dimName(order[k]), int32_t(size)});
   }
-  return l;
+  return LinearLayout::create({{inDim.str(), std::move(bases)}}, outs,
+                              /*requireSurjective=*/false);
 }
 
 Expected<LinearLayout>
@@ -168,61 +183,13 @@ Expected<LinearLayout>
 tgpu::layout::ensureLayoutNotLargerThan(const LinearLayout &layout,
                                         ArrayRef<NamedSize> shape,
                                         bool broadcastRegisters) {
-  std::vector<LinearLayout::DimBases> bases = layout.getBases();
-  std::vector<NamedSize> outs = layout.getOutDims();
-  std::vector<std::pair<size_t, size_t>> removed; // (in dim, basis) to drop
-  for (size_t k = 0; k < outs.size(); ++k) {
-    auto it = llvm::find_if(
-        shape, [&](const NamedSize &s) { return s.first == outs[k].first; });
-    if (it == shape.end())
-      continue;
-    int64_t have = outs[k].second, want = it->second;
-    if (have <= want)
-      continue;
-    if (have % want)
-      return err("cannot shrink dimension '" + outs[k].first + "' of size " +
-                 llvm::Twine(have) + " to " + llvm::Twine(want));
-    // The largest components go first; equal ones in in-dim, then basis
-    // order (as Triton's short insertion-sorted lists behave).
-    struct Cand {
-      size_t in, idx;
-      int32_t value;
-    };
-    std::vector<Cand> cands;
-    for (size_t i = 0; i < bases.size(); ++i)
-      for (size_t b = 0; b < bases[i].second.size(); ++b) {
-        int32_t v = bases[i].second[b][k];
-        if (v == 0)
-          continue;
-        if (log2IfPowerOf2(v) < 0)
-          return err("cannot shrink dimension '" + outs[k].first + "': " +
-                     bases[i].first + " basis " + llvm::Twine(b) +
-                     " has component " + llvm::Twine(v) +
-                     ", not a power of two");
-        cands.push_back({i, b, v});
-      }
-    std::sort(cands.begin(), cands.end(), [](const Cand &a, const Cand &b) {
-      return a.value != b.value ? a.value > b.value
-                                : std::tie(a.in, a.idx) < std::tie(b.in, b.idx);
-    });
-    for (const Cand &c : cands) {
-      if (have <= want)
-        break;
-      if (!broadcastRegisters && bases[c.in].first == "register")
-        removed.push_back({c.in, c.idx});
-      else
-        bases[c.in].second[c.idx][k] = 0;
-      have >>= 1;
-    }
-    outs[k].second = int32_t(want);
+  for (const NamedSize &s : shape) {
+    int64_t have = layout.getOutDimSize(s.first);
+    if (layout.hasOutDim(s.first) && have > s.second && have % s.second)
+      return err("cannot shrink dimension '" + s.first + "' of size " +
+                 llvm::Twine(have) + " to " + llvm::Twine(s.second));
   }
-  if (!removed.empty()) {
-    llvm::sort(removed);
-    removed.erase(std::unique(removed.begin(), removed.end()), removed.end());
-    for (auto it = removed.rbegin(); it != removed.rend(); ++it)
-      bases[it->first].second.erase(bases[it->first].second.begin() + it->second);
-  }
-  return LinearLayout::create(bases, outs, /*requireSurjective=*/false);
+  return layout.shrinkOutDims(shape, broadcastRegisters);
 }
 
 namespace {
@@ -263,9 +230,20 @@ tgpu::layout::combineCtaCgaWithShape(LinearLayout cta, const CGALayout &cga,
   std::vector<NamedSize> shapeNamed;
   for (unsigned d = 0; d < rank; ++d)
     shapeNamed.push_back({dimName(d), int32_t(shape[d])});
-  TGPU_TRY(cgaRaw, cgaLayout(cga, rank));
-  TGPU_TRY(cgaFit, ensureLayoutNotLargerThan(cgaRaw, shapeNamed));
-  TGPU_TRY(cgaL, cgaFit.transposeOuts(cta.getOutDimNames()));
+  LinearLayout cgaL;
+  if (cga.blockBases.empty()) {
+    // One CTA: a block dim of size 1 onto dims of size 1.
+    std::vector<NamedSize> ones;
+    for (const std::string &d : cta.getOutDimNames())
+      ones.push_back({d, 1});
+    TGPU_TRY(l, LinearLayout::create({{"block", {}}}, ones, false));
+    cgaL = std::move(l);
+  } else {
+    TGPU_TRY(cgaRaw, cgaLayout(cga, rank));
+    TGPU_TRY(cgaFit, ensureLayoutNotLargerThan(cgaRaw, shapeNamed));
+    TGPU_TRY(l, cgaFit.transposeOuts(cta.getOutDimNames()));
+    cgaL = std::move(l);
+  }
   std::vector<NamedSize> ctaShape;
   for (const std::string &d : cta.getOutDimNames())
     ctaShape.push_back(

@@ -6,6 +6,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using namespace tgpu::layout;
 using llvm::ArrayRef;
 using llvm::Expected;
@@ -67,10 +69,11 @@ private:
 };
 
 bool hasDuplicates(ArrayRef<std::string> names) {
-  llvm::StringSet<> seen;
-  for (const std::string &n : names)
-    if (!seen.insert(n).second)
-      return true;
+  // Dim lists are short: a quadratic scan allocates nothing.
+  for (size_t i = 0; i < names.size(); ++i)
+    for (size_t j = i + 1; j < names.size(); ++j)
+      if (names[i] == names[j])
+        return true;
   return false;
 }
 
@@ -83,33 +86,38 @@ std::string joinNames(ArrayRef<std::string> names) {
 
 } // namespace
 
-std::optional<std::vector<std::string>>
-tgpu::layout::supremum(ArrayRef<std::string> x, ArrayRef<std::string> y) {
+namespace {
+using NameList = llvm::SmallVector<StringRef, 8>;
+
+// The merge behind `supremum`, on borrowed names (no allocation).
+// Both lists hold interned names, so equal names are equal pointers.
+std::optional<NameList> mergeNames(ArrayRef<StringRef> x, ArrayRef<StringRef> y) {
+  auto has = [](ArrayRef<StringRef> list, StringRef n) {
+    for (StringRef m : list)
+      if (m.data() == n.data())
+        return true;
+    return false;
+  };
   // The dims both lists have must come in the same relative order.
-  std::vector<std::string> common;
-  for (const std::string &n : x)
-    if (llvm::is_contained(y, n))
+  NameList common;
+  for (StringRef n : x)
+    if (has(y, n))
       common.push_back(n);
   size_t next = 0;
-  for (const std::string &n : y)
-    if (llvm::is_contained(x, n) && (next >= common.size() || common[next++] != n))
+  for (StringRef n : y)
+    if (has(x, n) && (next >= common.size() || common[next++].data() != n.data()))
       return std::nullopt;
   // Walk both lists; a dim only one list has is emitted as soon as it comes
   // up (x's first); a common dim waits until both lists reach it.
-  std::vector<std::string> r;
+  NameList r;
   size_t i = 0, j = 0;
   while (i < x.size() || j < y.size()) {
-    if (i < x.size() && !llvm::is_contained(y, x[i])) {
+    if (i < x.size() && !has(y, x[i])) {
       r.push_back(x[i++]);
-      continue;
-    }
-    if (j < y.size() && !llvm::is_contained(x, y[j])) {
+    } else if (j < y.size() && !has(x, y[j])) {
       r.push_back(y[j++]);
-      continue;
-    }
-    // Both point at the same common dim (or one list is done).
-    if (i < x.size() && j < y.size()) {
-      r.push_back(x[i]);
+    } else if (i < x.size() && j < y.size()) {
+      r.push_back(x[i]); // both point at the same common dim
       ++i;
       ++j;
     } else if (i < x.size()) {
@@ -119,6 +127,34 @@ tgpu::layout::supremum(ArrayRef<std::string> x, ArrayRef<std::string> y) {
     }
   }
   return r;
+}
+
+template <typename Dims> NameList namesOf(const Dims &dims) {
+  NameList r;
+  for (const auto &d : dims)
+    r.push_back(d.name);
+  return r;
+}
+} // namespace
+
+std::optional<std::vector<std::string>>
+tgpu::layout::supremum(ArrayRef<std::string> x, ArrayRef<std::string> y) {
+  NameList xs, ys;
+  for (const std::string &n : x)
+    xs.push_back(internDimName(n));
+  for (const std::string &n : y)
+    ys.push_back(internDimName(n));
+  std::optional<NameList> m = mergeNames(xs, ys);
+  if (!m)
+    return std::nullopt;
+  return std::vector<std::string>(m->begin(), m->end());
+}
+
+llvm::StringRef tgpu::layout::internDimName(llvm::StringRef name) {
+  static std::mutex mutex;
+  static llvm::StringSet<> *names = new llvm::StringSet<>();
+  std::lock_guard<std::mutex> lock(mutex);
+  return names->insert(name).first->getKey();
 }
 
 int tgpu::layout::log2IfPowerOf2(int64_t v) {
@@ -142,12 +178,12 @@ void LinearLayout::finish() {
     d.offset = numOutBits;
     numOutBits += d.log2;
   }
-  surjective = rank() == numOutBits;
+  rankCache.value.store(-1, std::memory_order_relaxed);
 }
 
-LinearLayout LinearLayout::fromPacked(std::vector<InDim> ins,
-                                      std::vector<OutDim> outs,
-                                      std::vector<uint64_t> bases) {
+LinearLayout LinearLayout::fromPacked(InDimVec ins,
+                                      OutDimVec outs,
+                                      WordVec bases) {
   LinearLayout l;
   l.ins = std::move(ins);
   l.outs = std::move(outs);
@@ -178,7 +214,7 @@ Expected<LinearLayout> LinearLayout::create(ArrayRef<DimBases> inBases,
       return err("size of output dimension '" + d.first + "' is " +
                  llvm::Twine(d.second) + ", not a power of two");
     outBits += lg;
-    l.outs.push_back({d.first, lg, 0});
+    l.outs.push_back({internDimName(d.first), lg, 0});
   }
   if (outBits > kMaxTotalBits)
     return err("output dimensions have " + llvm::Twine(outBits) +
@@ -192,7 +228,7 @@ Expected<LinearLayout> LinearLayout::create(ArrayRef<DimBases> inBases,
                " bits in total; at most " + llvm::Twine(kMaxTotalBits) +
                " are supported");
   for (const DimBases &d : inBases)
-    l.ins.push_back({d.first, int(d.second.size()), 0});
+    l.ins.push_back({internDimName(d.first), int(d.second.size()), 0});
   l.finish();
 
   for (const DimBases &d : inBases) {
@@ -215,7 +251,7 @@ Expected<LinearLayout> LinearLayout::create(ArrayRef<DimBases> inBases,
     }
   }
   l.finish();
-  if (requireSurjective && !l.surjective)
+  if (requireSurjective && !l.isSurjective())
     return err("layout is not surjective:\n" + l.toString());
   return l;
 }
@@ -257,9 +293,12 @@ Expected<LinearLayout> LinearLayout::zeros1D(int32_t size, StringRef inDim,
   int lg = log2IfPowerOf2(size);
   if (lg < 0)
     return err("zeros1D: size " + llvm::Twine(size) + " is not a power of two");
-  std::vector<Basis> b(lg, Basis{0});
-  return create({{inDim.str(), b}}, {{outDim.str(), outDimSize}},
-                /*requireSurjective=*/false);
+  int lo = log2IfPowerOf2(outDimSize);
+  if (lo < 0)
+    return err("zeros1D: out size " + llvm::Twine(outDimSize) +
+               " is not a power of two");
+  return fromPacked({{internDimName(inDim), lg, 0}},
+                    {{internDimName(outDim), lo, 0}}, WordVec(lg, 0));
 }
 
 Expected<LinearLayout> LinearLayout::strided1D(int32_t size, int32_t stride,
@@ -271,11 +310,12 @@ Expected<LinearLayout> LinearLayout::strided1D(int32_t size, int32_t stride,
                llvm::Twine(stride) + " must be powers of two");
   if (lg + ls > 30)
     return err("strided1D: size * stride is too large");
-  std::vector<Basis> b;
+  // Words: the single out dim sits at offset 0.
+  WordVec b;
   for (int i = 0; i < lg; ++i)
-    b.push_back({stride << i});
-  return create({{inDim.str(), b}}, {{outDim.str(), size * stride}},
-                /*requireSurjective=*/false);
+    b.push_back(uint64_t(stride) << i);
+  return fromPacked({{internDimName(inDim), lg, 0}},
+                    {{internDimName(outDim), lg + ls, 0}}, std::move(b));
 }
 
 //===----------------------------------------------------------------------===//
@@ -299,28 +339,28 @@ int LinearLayout::findOut(StringRef name) const {
 std::vector<std::string> LinearLayout::getInDimNames() const {
   std::vector<std::string> r;
   for (const InDim &d : ins)
-    r.push_back(d.name);
+    r.push_back(d.name.str());
   return r;
 }
 
 std::vector<std::string> LinearLayout::getOutDimNames() const {
   std::vector<std::string> r;
   for (const OutDim &d : outs)
-    r.push_back(d.name);
+    r.push_back(d.name.str());
   return r;
 }
 
 std::vector<LinearLayout::NamedSize> LinearLayout::getOutDims() const {
   std::vector<NamedSize> r;
   for (const OutDim &d : outs)
-    r.push_back({d.name, int32_t(1) << d.log2});
+    r.push_back({d.name.str(), int32_t(1) << d.log2});
   return r;
 }
 
 std::vector<LinearLayout::NamedSize> LinearLayout::getInDims() const {
   std::vector<NamedSize> r;
   for (const InDim &d : ins)
-    r.push_back({d.name, int32_t(1) << d.log2});
+    r.push_back({d.name.str(), int32_t(1) << d.log2});
   return r;
 }
 
@@ -358,7 +398,7 @@ std::vector<LinearLayout::DimBases> LinearLayout::getBases() const {
     std::vector<Basis> bs;
     for (int i = 0; i < d.log2; ++i)
       bs.push_back(getBasis(d.name, i));
-    r.push_back({d.name, std::move(bs)});
+    r.push_back({d.name.str(), std::move(bs)});
   }
   return r;
 }
@@ -417,7 +457,7 @@ LinearLayout::apply(ArrayRef<NamedValue> values) const {
   uint64_t w = applyFlat(flat);
   std::vector<NamedValue> r;
   for (size_t k = 0; k < outs.size(); ++k)
-    r.push_back({outs[k].name, coord(w, k)});
+    r.push_back({outs[k].name.str(), coord(w, k)});
   return r;
 }
 
@@ -426,10 +466,25 @@ LinearLayout::apply(ArrayRef<NamedValue> values) const {
 //===----------------------------------------------------------------------===//
 
 int LinearLayout::rank() const {
-  Echelon e;
-  for (size_t j = 0; j < bases.size(); ++j)
-    e.insert(bases[j], j);
-  return e.rank();
+  int r = rankCache.value.load(std::memory_order_relaxed);
+  if (r >= 0)
+    return r;
+  // Rows with distinct leading bits, kept in decreasing order so that one
+  // pass reduces a vector (min(v, v ^ row) clears the row's leading bit).
+  uint64_t rows[64];
+  int n = 0;
+  for (uint64_t v : bases) {
+    for (int i = 0; i < n && v; ++i)
+      v = std::min(v, v ^ rows[i]);
+    if (!v)
+      continue;
+    int at = n++;
+    for (; at > 0 && rows[at - 1] < v; --at)
+      rows[at] = rows[at - 1];
+    rows[at] = v;
+  }
+  rankCache.value.store(n, std::memory_order_relaxed);
+  return n;
 }
 
 std::vector<std::pair<std::string, int32_t>>
@@ -441,7 +496,7 @@ LinearLayout::getFreeVariableMasks() const {
     for (int i = 0; i < d.log2; ++i)
       if (!e.insert(bases[d.first + i], d.first + i))
         mask |= int32_t(1) << i;
-    r.push_back({d.name, mask});
+    r.push_back({d.name.str(), mask});
   }
   return r;
 }
@@ -495,10 +550,10 @@ bool LinearLayout::isTrivialOver(ArrayRef<std::string> dims) const {
   std::vector<std::string> otherIns, otherOuts;
   for (const InDim &d : ins)
     if (!llvm::is_contained(dims, d.name))
-      otherIns.push_back(d.name);
+      otherIns.push_back(d.name.str());
   for (const OutDim &d : outs)
     if (!llvm::is_contained(dims, d.name))
-      otherOuts.push_back(d.name);
+      otherOuts.push_back(d.name.str());
   if (!sublayoutIsZero(otherIns, dims) || !sublayoutIsZero(dims, otherOuts))
     return false;
   // Pack the square block's out bits in out order and compare with 1, 2, 4..
@@ -531,7 +586,7 @@ namespace {
 // Moves packed words from one out-dim arrangement to another: source out dim
 // k goes to destination offset `dst[k]` (shifted up by `shift[k]` bits).
 struct Repacker {
-  std::vector<int> srcOffset, srcLog2, dstOffset;
+  llvm::SmallVector<int, 8> srcOffset, srcLog2, dstOffset;
   uint64_t operator()(uint64_t w) const {
     uint64_t r = 0;
     for (size_t k = 0; k < srcOffset.size(); ++k)
@@ -546,58 +601,79 @@ Expected<LinearLayout> tgpu::layout::operator*(const LinearLayout &inner,
                                                const LinearLayout &outer) {
   using InDim = LinearLayout::InDim;
   using OutDim = LinearLayout::OutDim;
+  using InDimVec = LinearLayout::InDimVec;
+  using OutDimVec = LinearLayout::OutDimVec;
+  using WordVec = LinearLayout::WordVec;
   // Dims are merged keeping both operands' orders (inner's first where
   // free); dims of the same name add their bits.
-  std::optional<std::vector<std::string>> outNames =
-      supremum(inner.getOutDimNames(), outer.getOutDimNames());
-  std::optional<std::vector<std::string>> inNames =
-      supremum(inner.getInDimNames(), outer.getInDimNames());
+  std::optional<NameList> outNames =
+      mergeNames(namesOf(inner.outs), namesOf(outer.outs));
+  std::optional<NameList> inNames =
+      mergeNames(namesOf(inner.ins), namesOf(outer.ins));
   if (!outNames || !inNames)
     return err("product: the dimensions both layouts have appear in different "
                "orders: ins " + joinNames(inner.getInDimNames()) + " and " +
                joinNames(outer.getInDimNames()) + ", outs " +
                joinNames(inner.getOutDimNames()) + " and " +
                joinNames(outer.getOutDimNames()));
-  std::vector<OutDim> outs;
-  for (const std::string &n : *outNames)
-    outs.push_back(
-        {n, inner.getOutDimSizeLog2(n) + outer.getOutDimSizeLog2(n), 0});
-  std::vector<InDim> ins;
-  for (const std::string &n : *inNames)
-    ins.push_back({n, inner.getInDimSizeLog2(n) + outer.getInDimSizeLog2(n), 0});
-  int inBits = 0, outBits = 0;
-  for (const InDim &d : ins)
-    inBits += d.log2;
-  for (const OutDim &d : outs)
-    outBits += d.log2;
+  // Names are interned: the same name is the same pointer.
+  auto indexOf = [](const auto &dims, StringRef n) {
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (dims[i].name.data() == n.data())
+        return int(i);
+    return -1;
+  };
+  OutDimVec outs;
+  llvm::SmallVector<int, 8> outInner, outOuter;
+  int outBits = 0;
+  for (StringRef n : *outNames) {
+    int i = indexOf(inner.outs, n), o = indexOf(outer.outs, n);
+    int lg = (i >= 0 ? inner.outs[i].log2 : 0) + (o >= 0 ? outer.outs[o].log2 : 0);
+    outs.push_back({n, lg, outBits});
+    outInner.push_back(i);
+    outOuter.push_back(o);
+    outBits += lg;
+  }
+  InDimVec ins;
+  llvm::SmallVector<int, 8> inInner, inOuter;
+  int inBits = 0;
+  for (StringRef n : *inNames) {
+    int i = indexOf(inner.ins, n), o = indexOf(outer.ins, n);
+    int lg = (i >= 0 ? inner.ins[i].log2 : 0) + (o >= 0 ? outer.ins[o].log2 : 0);
+    ins.push_back({n, lg, inBits});
+    inInner.push_back(i);
+    inOuter.push_back(o);
+    inBits += lg;
+  }
   if (inBits > kMaxTotalBits || outBits > kMaxTotalBits)
     return err("product has " + llvm::Twine(std::max(inBits, outBits)) +
                " bits in a dimension set; at most " +
                llvm::Twine(kMaxTotalBits) + " are supported");
 
-  // Place both operands' out dims in the result's packing.
-  LinearLayout shape = LinearLayout::fromPacked(ins, outs,
-                                                std::vector<uint64_t>(inBits));
+  // Place both operands' out dims in the result's packing: inner's in the
+  // low bits of each dim, outer's above them.
   Repacker fromInner, fromOuter;
-  for (const OutDim &d : inner.outs) {
-    fromInner.srcOffset.push_back(d.offset);
-    fromInner.srcLog2.push_back(d.log2);
-    fromInner.dstOffset.push_back(shape.outs[shape.findOut(d.name)].offset);
+  for (size_t k = 0; k < outs.size(); ++k) {
+    int shift = 0;
+    if (int i = outInner[k]; i >= 0) {
+      fromInner.srcOffset.push_back(inner.outs[i].offset);
+      fromInner.srcLog2.push_back(inner.outs[i].log2);
+      fromInner.dstOffset.push_back(outs[k].offset);
+      shift = inner.outs[i].log2;
+    }
+    if (int o = outOuter[k]; o >= 0) {
+      fromOuter.srcOffset.push_back(outer.outs[o].offset);
+      fromOuter.srcLog2.push_back(outer.outs[o].log2);
+      fromOuter.dstOffset.push_back(outs[k].offset + shift);
+    }
   }
-  for (const OutDim &d : outer.outs) {
-    fromOuter.srcOffset.push_back(d.offset);
-    fromOuter.srcLog2.push_back(d.log2);
-    fromOuter.dstOffset.push_back(shape.outs[shape.findOut(d.name)].offset +
-                                  inner.getOutDimSizeLog2(d.name));
-  }
-  std::vector<uint64_t> bases;
+  WordVec bases;
   bases.reserve(inBits);
-  for (const InDim &d : shape.ins) {
-    int i = inner.findIn(d.name), o = outer.findIn(d.name);
-    if (i >= 0)
+  for (size_t j = 0; j < ins.size(); ++j) {
+    if (int i = inInner[j]; i >= 0)
       for (int b = 0; b < inner.ins[i].log2; ++b)
         bases.push_back(fromInner(inner.bases[inner.ins[i].first + b]));
-    if (o >= 0)
+    if (int o = inOuter[j]; o >= 0)
       for (int b = 0; b < outer.ins[o].log2; ++b)
         bases.push_back(fromOuter(outer.bases[outer.ins[o].first + b]));
   }
@@ -625,7 +701,7 @@ Expected<LinearLayout> LinearLayout::compose(const LinearLayout &outer) const {
     toOuter.srcLog2.push_back(d.log2);
     toOuter.dstOffset.push_back(outer.ins[i].first);
   }
-  std::vector<uint64_t> nb;
+  WordVec nb;
   nb.reserve(bases.size());
   for (uint64_t w : bases)
     nb.push_back(outer.applyFlat(toOuter(w)));
@@ -683,7 +759,7 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
       e.insert(outer.bases[j], j);
     all.insert(outer.bases[j], j);
   }
-  std::vector<uint64_t> nb;
+  WordVec nb;
   nb.reserve(bases.size());
   for (size_t i = 0; i < ins.size(); ++i) {
     const InDim &d = ins[i];
@@ -708,17 +784,17 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
       nb.push_back(*x);
     }
   }
-  std::vector<OutDim> nouts;
+  OutDimVec nouts;
   for (const InDim &d : outer.ins)
     nouts.push_back({d.name, d.log2, 0});
   return fromPacked(ins, std::move(nouts), std::move(nb));
 }
 
 Expected<LinearLayout> LinearLayout::pseudoinvert() const {
-  if (!surjective)
+  if (!isSurjective())
     return err("pseudoinvert: layout is not surjective");
-  std::vector<InDim> idIns;
-  std::vector<uint64_t> idBases;
+  InDimVec idIns;
+  WordVec idBases;
   for (const OutDim &d : outs) {
     idIns.push_back({d.name, d.log2, 0});
     for (int b = 0; b < d.log2; ++b)
@@ -746,8 +822,8 @@ LinearLayout::transposeIns(ArrayRef<std::string> newOrder) const {
   if (newOrder.size() != ins.size() || hasDuplicates(newOrder))
     return err("transposeIns: " + joinNames(newOrder) +
                " is not a permutation of " + joinNames(getInDimNames()));
-  std::vector<InDim> nins;
-  std::vector<uint64_t> nb;
+  InDimVec nins;
+  WordVec nb;
   for (const std::string &n : newOrder) {
     int i = findIn(n);
     if (i < 0)
@@ -765,7 +841,7 @@ LinearLayout::transposeOuts(ArrayRef<std::string> newOrder) const {
   if (newOrder.size() != outs.size() || hasDuplicates(newOrder))
     return err("transposeOuts: " + joinNames(newOrder) +
                " is not a permutation of " + joinNames(getOutDimNames()));
-  std::vector<OutDim> nouts;
+  OutDimVec nouts;
   for (const std::string &n : newOrder) {
     int k = findOut(n);
     if (k < 0)
@@ -780,7 +856,7 @@ LinearLayout::transposeOuts(ArrayRef<std::string> newOrder) const {
     r.srcLog2.push_back(outs[k].log2);
     r.dstOffset.push_back(shape.outs[shape.findOut(outs[k].name)].offset);
   }
-  std::vector<uint64_t> nb;
+  WordVec nb;
   for (uint64_t w : bases)
     nb.push_back(r(w));
   return fromPacked(ins, std::move(nouts), std::move(nb));
@@ -814,9 +890,9 @@ LinearLayout::reshapeIns(ArrayRef<NamedSize> newInDims) const {
   std::vector<int> log2s;
   if (llvm::Error e = checkNewDims("reshapeIns", newInDims, numInBits, log2s))
     return std::move(e);
-  std::vector<InDim> nins;
+  InDimVec nins;
   for (size_t i = 0; i < newInDims.size(); ++i)
-    nins.push_back({newInDims[i].first, log2s[i], 0});
+    nins.push_back({internDimName(newInDims[i].first), log2s[i], 0});
   return fromPacked(std::move(nins), outs, bases);
 }
 
@@ -828,9 +904,9 @@ LinearLayout::reshapeOuts(ArrayRef<NamedSize> newOutDims) const {
     return std::move(e);
   // Out dims are packed contiguously, first dim lowest: the packed word is
   // already the flattened output value.
-  std::vector<OutDim> nouts;
+  OutDimVec nouts;
   for (size_t k = 0; k < newOutDims.size(); ++k)
-    nouts.push_back({newOutDims[k].first, log2s[k], 0});
+    nouts.push_back({internDimName(newOutDims[k].first), log2s[k], 0});
   return fromPacked(ins, std::move(nouts), bases);
 }
 
@@ -859,8 +935,8 @@ LinearLayout::sublayout(ArrayRef<std::string> inDims,
                  joinNames(getOutDimNames()));
   if (hasDuplicates(inDims) || hasDuplicates(outDims))
     return err("sublayout: duplicate dimension name");
-  std::vector<InDim> nins;
-  std::vector<OutDim> nouts;
+  InDimVec nins;
+  OutDimVec nouts;
   Repacker r;
   for (const OutDim &d : outs)
     if (llvm::is_contained(outDims, d.name)) {
@@ -871,7 +947,7 @@ LinearLayout::sublayout(ArrayRef<std::string> inDims,
   LinearLayout shape = fromPacked({}, nouts, {});
   for (const OutDim &d : shape.outs)
     r.dstOffset.push_back(d.offset);
-  std::vector<uint64_t> nb;
+  WordVec nb;
   for (const InDim &d : ins)
     if (llvm::is_contained(inDims, d.name)) {
       nins.push_back(d);
@@ -892,8 +968,8 @@ Expected<LinearLayout> LinearLayout::resizeInDim(StringRef inDim,
                " is not a power of two");
   if (numInBits - ins[i].log2 + lg > kMaxTotalBits)
     return err("resizeInDim: too many input bits");
-  std::vector<InDim> nins = ins;
-  std::vector<uint64_t> nb;
+  InDimVec nins = ins;
+  WordVec nb;
   for (size_t j = 0; j < ins.size(); ++j) {
     int keep = j == size_t(i) ? std::min(lg, ins[j].log2) : ins[j].log2;
     nb.insert(nb.end(), bases.begin() + ins[j].first,
@@ -917,7 +993,7 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(StringRef outDim,
                " is not a power of two no larger than " +
                llvm::Twine(1 << outs[k].log2));
   // A coordinate that does not fit becomes 0 (it is not wrapped).
-  std::vector<OutDim> nouts = outs;
+  OutDimVec nouts = outs;
   nouts[k].log2 = lg;
   LinearLayout shape = fromPacked({}, nouts, {});
   Repacker r;
@@ -926,7 +1002,7 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(StringRef outDim,
     r.srcLog2.push_back(j == size_t(k) ? lg : outs[j].log2);
     r.dstOffset.push_back(shape.outs[j].offset);
   }
-  std::vector<uint64_t> nb;
+  WordVec nb;
   for (uint64_t w : bases) {
     if (coord(w, k) >= newSize)
       w &= ~outMask(k);
@@ -935,9 +1011,88 @@ Expected<LinearLayout> LinearLayout::resizeOutDim(StringRef outDim,
   return fromPacked(ins, std::move(nouts), std::move(nb));
 }
 
+Expected<LinearLayout>
+LinearLayout::shrinkOutDims(ArrayRef<NamedSize> shape, bool broadcastRegisters,
+                            StringRef registerDim) const {
+  WordVec words = bases;
+  OutDimVec nouts = outs;
+  llvm::SmallVector<bool, 24> removed(numInBits, false);
+  int reg = findIn(registerDim);
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const NamedSize *want = nullptr;
+    for (const NamedSize &s : shape)
+      if (s.first == outs[k].name)
+        want = &s;
+    if (!want)
+      continue;
+    int wantLog2 = log2IfPowerOf2(want->second);
+    if (wantLog2 < 0)
+      return err("cannot shrink dimension '" + outs[k].name + "' to " +
+                 llvm::Twine(want->second) + ", not a power of two");
+    int have = outs[k].log2;
+    if (have <= wantLog2)
+      continue;
+    // Candidates: non-zero components, largest first, then input order.
+    llvm::SmallVector<std::pair<int32_t, int>, 24> cands;
+    for (int j = 0; j < numInBits; ++j) {
+      int32_t v = coord(words[j], k);
+      if (v == 0)
+        continue;
+      if (v & (v - 1))
+        return err("cannot shrink dimension '" + outs[k].name +
+                   "': a basis has component " + llvm::Twine(v) +
+                   ", not a power of two");
+      cands.push_back({v, j});
+    }
+    std::sort(cands.begin(), cands.end(), [](auto &a, auto &b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (auto &[v, j] : cands) {
+      if (have <= wantLog2)
+        break;
+      bool isReg = reg >= 0 && j >= ins[reg].first && j < ins[reg].first + ins[reg].log2;
+      if (!broadcastRegisters && isReg)
+        removed[j] = true;
+      else
+        words[j] &= ~outMask(k);
+      --have;
+    }
+    nouts[k].log2 = wantLog2;
+  }
+  // Repack into the new sizes; a component that still does not fit means
+  // the layout cannot be shrunk this way.
+  LinearLayout shapeOnly = fromPacked({}, nouts, {});
+  Repacker r;
+  uint64_t overflow = 0;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    r.srcOffset.push_back(outs[k].offset);
+    r.srcLog2.push_back(nouts[k].log2);
+    r.dstOffset.push_back(shapeOnly.outs[k].offset);
+    if (nouts[k].log2 < outs[k].log2)
+      overflow |= outMask(k) & ~(((uint64_t(1) << nouts[k].log2) - 1) << outs[k].offset);
+  }
+  InDimVec nins = ins;
+  WordVec nb;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    int kept = 0;
+    for (int b = 0; b < ins[i].log2; ++b) {
+      int j = ins[i].first + b;
+      if (removed[j])
+        continue;
+      if (words[j] & overflow)
+        return err("cannot shrink: " + ins[i].name + "=" + llvm::Twine(1 << b) +
+                   " still maps outside the smaller dimensions");
+      nb.push_back(r(words[j]));
+      ++kept;
+    }
+    nins[i].log2 = kept;
+  }
+  return fromPacked(std::move(nins), std::move(nouts), std::move(nb));
+}
+
 LinearLayout LinearLayout::removeZeroBasesAlongDim(StringRef inDim) const {
-  std::vector<InDim> nins = ins;
-  std::vector<uint64_t> nb;
+  InDimVec nins = ins;
+  WordVec nb;
   for (InDim &d : nins) {
     int kept = 0;
     for (int b = 0; b < d.log2; ++b) {
@@ -962,10 +1117,10 @@ LinearLayout::quotient(ArrayRef<std::string> dims) const {
   std::vector<std::string> keepIns, keepOuts;
   for (const InDim &d : ins)
     if (!llvm::is_contained(dims, d.name))
-      keepIns.push_back(d.name);
+      keepIns.push_back(d.name.str());
   for (const OutDim &d : outs)
     if (!llvm::is_contained(dims, d.name))
-      keepOuts.push_back(d.name);
+      keepOuts.push_back(d.name.str());
   Expected<LinearLayout> q = sublayout(keepIns, keepOuts);
   if (!q) {
     llvm::consumeError(q.takeError());
@@ -983,9 +1138,9 @@ Expected<LinearLayout> LinearLayout::concatIns(const LinearLayout &other) const 
                  "' is in both layouts");
   if (numInBits + other.numInBits > kMaxTotalBits)
     return err("concatIns: too many input bits");
-  std::vector<InDim> nins = ins;
+  InDimVec nins = ins;
   nins.insert(nins.end(), other.ins.begin(), other.ins.end());
-  std::vector<uint64_t> nb = bases;
+  WordVec nb = bases;
   nb.insert(nb.end(), other.bases.begin(), other.bases.end());
   return fromPacked(std::move(nins), outs, std::move(nb));
 }
@@ -1000,9 +1155,9 @@ LinearLayout::concatOuts(const LinearLayout &other) const {
                  "' is in both layouts");
   if (numOutBits + other.numOutBits > kMaxTotalBits)
     return err("concatOuts: too many output bits");
-  std::vector<OutDim> nouts = outs;
+  OutDimVec nouts = outs;
   nouts.insert(nouts.end(), other.outs.begin(), other.outs.end());
-  std::vector<uint64_t> nb;
+  WordVec nb;
   for (size_t j = 0; j < bases.size(); ++j)
     nb.push_back(bases[j] | (other.bases[j] << numOutBits));
   return fromPacked(ins, std::move(nouts), std::move(nb));
@@ -1014,8 +1169,11 @@ std::optional<LinearLayout> tgpu::layout::divideLeft(const LinearLayout &A,
                                                      const LinearLayout &B) {
   using InDim = LinearLayout::InDim;
   using OutDim = LinearLayout::OutDim;
-  std::vector<InDim> cins;
-  std::vector<OutDim> couts;
+  using InDimVec = LinearLayout::InDimVec;
+  using OutDimVec = LinearLayout::OutDimVec;
+  using WordVec = LinearLayout::WordVec;
+  InDimVec cins;
+  OutDimVec couts;
   for (const InDim &d : B.ins)
     if (A.getInDimSizeLog2(d.name) < d.log2 || !A.hasInDim(d.name))
       return std::nullopt;
@@ -1034,7 +1192,7 @@ std::optional<LinearLayout> tgpu::layout::divideLeft(const LinearLayout &A,
     down.srcLog2.push_back(shape.outs[k].log2);
     down.dstOffset.push_back(shape.outs[k].offset);
   }
-  std::vector<uint64_t> cb;
+  WordVec cb;
   for (const InDim &d : A.ins) {
     int skip = B.getInDimSizeLog2(d.name);
     for (int b = skip; b < d.log2; ++b)
@@ -1058,8 +1216,11 @@ std::optional<LinearLayout> tgpu::layout::divideRight(const LinearLayout &A,
                                                       const LinearLayout &B) {
   using InDim = LinearLayout::InDim;
   using OutDim = LinearLayout::OutDim;
-  std::vector<InDim> cins;
-  std::vector<OutDim> couts;
+  using InDimVec = LinearLayout::InDimVec;
+  using OutDimVec = LinearLayout::OutDimVec;
+  using WordVec = LinearLayout::WordVec;
+  InDimVec cins;
+  OutDimVec couts;
   for (const InDim &d : B.ins)
     if (A.getInDimSizeLog2(d.name) < d.log2 || !A.hasInDim(d.name))
       return std::nullopt;
@@ -1079,7 +1240,7 @@ std::optional<LinearLayout> tgpu::layout::divideRight(const LinearLayout &A,
     low.srcLog2.push_back(shape.outs[k].log2);
     low.dstOffset.push_back(shape.outs[k].offset);
   }
-  std::vector<uint64_t> cb;
+  WordVec cb;
   for (const InDim &d : A.ins) {
     int keep = d.log2 - B.getInDimSizeLog2(d.name);
     for (int b = 0; b < keep; ++b)

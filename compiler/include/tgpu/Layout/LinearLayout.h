@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -110,8 +111,9 @@ public:
   // Flattened input bits (first in dim lowest) -> packed output word.
   uint64_t applyFlat(uint64_t in) const {
     uint64_t out = 0;
-    for (const uint64_t *b = bases.data(); in; in >>= 1, ++b)
-      out ^= (*b) & (0 - (in & 1));
+    const uint64_t *b = bases.data();
+    for (; in; in &= in - 1)
+      out ^= b[__builtin_ctzll(in)];
     return out;
   }
   // Named values (every in dim, any order; each inside its dim) -> one value
@@ -125,11 +127,12 @@ public:
   std::vector<int32_t> unpackIn(uint64_t flat) const;
 
   // --- Properties -----------------------------------------------------------
+  // GF(2) rank of the bases (computed on first use, then cached).
   int rank() const;
-  bool isSurjective() const { return surjective; }
+  bool isSurjective() const { return rank() == numOutBits; }
   bool isInjective() const { return rank() == numInBits; }
   bool isInvertible() const {
-    return surjective && numInBits == numOutBits;
+    return numInBits == numOutBits && isSurjective();
   }
   // For each in dim, the bits whose basis lies in the span of the bases of
   // the lower flattened input bits (zero bases included): such an input bit
@@ -193,6 +196,13 @@ public:
   // Shrinks an out dim; a coordinate that does not fit becomes 0.
   llvm::Expected<LinearLayout> resizeOutDim(llvm::StringRef outDim,
                                             int32_t newSize) const;
+  // Shrinks out dims to `shape` (Triton's ensureLayoutNotLargerThan): in
+  // each dim too large, the largest components (all powers of two) are
+  // cleared, largest first, until it fits; bases of `registerDim` are removed
+  // instead of cleared unless `broadcastRegisters`.
+  llvm::Expected<LinearLayout>
+  shrinkOutDims(llvm::ArrayRef<NamedSize> shape, bool broadcastRegisters,
+                llvm::StringRef registerDim = "register") const;
   // Joint layout over disjoint in dims with the same outs (names and sizes).
   llvm::Expected<LinearLayout> concatIns(const LinearLayout &other) const;
   // Joint layout with the same ins (names and sizes) and disjoint outs.
@@ -216,27 +226,44 @@ public:
   std::string toString() const;
 
 private:
+  // Dim names are interned (see internDimName): copying a layout copies
+  // pointers, not strings.
   struct InDim {
-    std::string name;
+    llvm::StringRef name;
     int log2;  // number of input bits
     int first; // index of its first bit in the flattened input
   };
   struct OutDim {
-    std::string name;
+    llvm::StringRef name;
     int log2;   // number of output bits
     int offset; // position of its low bit in a packed word
   };
-  std::vector<InDim> ins;
-  std::vector<OutDim> outs;
-  std::vector<uint64_t> bases; // one packed word per flattened input bit
+  // Inline capacities fit the usual layouts, so building one rarely
+  // allocates.
+  using InDimVec = llvm::SmallVector<InDim, 4>;
+  using OutDimVec = llvm::SmallVector<OutDim, 4>;
+  using WordVec = llvm::SmallVector<uint64_t, 24>;
+  InDimVec ins;
+  OutDimVec outs;
+  WordVec bases; // one packed word per flattened input bit
   int numInBits = 0;
   int numOutBits = 0;
-  bool surjective = true;
+  // The rank, or -1 before it is first asked for. Atomic so that layouts
+  // shared between threads may fill it concurrently.
+  struct RankCache {
+    mutable std::atomic<int> value{-1};
+    RankCache() = default;
+    RankCache(const RankCache &o) : value(o.value.load(std::memory_order_relaxed)) {}
+    RankCache &operator=(const RankCache &o) {
+      value.store(o.value.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      return *this;
+    }
+  } rankCache;
 
   // Builds the layout from already validated packed data.
-  static LinearLayout fromPacked(std::vector<InDim> ins,
-                                 std::vector<OutDim> outs,
-                                 std::vector<uint64_t> bases);
+  static LinearLayout fromPacked(InDimVec ins,
+                                 OutDimVec outs,
+                                 WordVec bases);
   void finish();
   uint64_t outMask(int k) const {
     return ((uint64_t(1) << outs[k].log2) - 1) << outs[k].offset;
@@ -258,6 +285,9 @@ std::optional<LinearLayout> divideRight(const LinearLayout &A,
 // the common dims appear in different orders.
 std::optional<std::vector<std::string>> supremum(llvm::ArrayRef<std::string> x,
                                                  llvm::ArrayRef<std::string> y);
+
+// A copy of `name` that lives as long as the program (dim names are few).
+llvm::StringRef internDimName(llvm::StringRef name);
 
 // log2 of a positive power of two, or -1.
 int log2IfPowerOf2(int64_t v);
