@@ -1,6 +1,8 @@
 // toLinearLayout against Triton 3.6: (1) the differential data that Triton
 // 3.6 computed on the GPU machine for random attributes and shapes
-// (properties/data/*.jsonl, made by gen_triton_layouts.py), case for case;
+// (properties/data/*.jsonl, made by gen_triton_layouts.py, and for shared
+// layouts by gen_triton_shared_layouts.py from the placement an H100 makes),
+// case for case;
 // (2) the expected layouts of Triton's own unit tests
 // (LinearLayoutConversionsTest.cpp), written here as data.
 #include "tgpu/Layout/Encodings.h"
@@ -203,6 +205,19 @@ std::optional<Encoding> encodingFrom(const std::string &kind,
     return Encoding(DotOperandEncoding{unsigned(*p.getInteger("opIdx")),
                                        std::make_shared<Encoding>(mmaFrom(p)),
                                        unsigned(*p.getInteger("kWidth"))});
+  if (kind == "swizzled_shared")
+    return Encoding(SwizzledSharedEncoding{unsigned(*p.getInteger("vec")),
+                                           unsigned(*p.getInteger("perPhase")),
+                                           unsigned(*p.getInteger("maxPhase")),
+                                           uints(p.get("order")),
+                                           {}});
+  if (kind == "nvmma_shared")
+    return Encoding(NVMMASharedEncoding{unsigned(*p.getInteger("swizzle")),
+                                        *p.getBoolean("transposed"),
+                                        unsigned(*p.getInteger("bits")),
+                                        *p.getBoolean("fp4Padded"),
+                                        unsigned(*p.getInteger("rank")),
+                                        {}});
   if (kind == "dot_blocked")
     return Encoding(DotOperandEncoding{unsigned(*p.getInteger("opIdx")),
                                        std::make_shared<Encoding>(blockedFrom(p)),
@@ -277,13 +292,19 @@ std::map<std::string, Tally> runDataFile(const std::string &file) {
       }
       continue;
     }
-    if (got && *got == expectedLayout(repr, shape)) {
+    bool shared = isSharedEncoding(*enc);
+    if (rec->getBoolean("linear") && !*rec->getBoolean("linear")) {
+      ADD_FAILURE() << kind << ": the layout Triton placed is not linear: "
+                    << line.str();
+      continue;
+    }
+    if (got && *got == expectedLayout(repr, shape, shared)) {
       ++t.agree;
     } else if (reported++ < 10) {
       ADD_FAILURE() << kind << " " << line.str() << "\n got "
                     << (got ? got->toString() : llvm::toString(got.takeError()))
                     << "\n expected "
-                    << expectedLayout(repr, shape).toString();
+                    << expectedLayout(repr, shape, shared).toString();
     }
   }
   return tally;
@@ -306,6 +327,12 @@ TEST(TritonDifferential, BlockedAndSlice) {
 
 TEST(TritonDifferential, MmaDotCgaLinear) {
   expectAllAgree(runDataFile("triton_layouts_random.jsonl"));
+}
+
+// Shared layouts as an H100 placed them (gen_triton_shared_layouts.py reads
+// the buffer back), since Triton's builder cannot print them.
+TEST(TritonDifferential, SharedPlacedOnTheGpu) {
+  expectAllAgree(runDataFile("triton_shared_layouts.jsonl"));
 }
 
 //===----------------------------------------------------------------------===//
