@@ -667,3 +667,13 @@ TEST(TritonUnitTests, NVMMAShared) {
 }
 
 } // namespace
+
+namespace {
+// Found by MalformedEncodingsAreErrorsNotCrashes: a rank-0 swizzled_shared
+// layout read its order out of bounds.
+TEST(EncodingExamples, RankZeroSwizzledSharedIsAnError) {
+  auto l = toLinearLayout({}, Encoding(SwizzledSharedEncoding{1, 1, 1, {}, {}}));
+  ASSERT_FALSE(bool(l));
+  EXPECT_NE(llvm::toString(l.takeError()).find("rank"), std::string::npos);
+}
+} // namespace

@@ -250,3 +250,74 @@ RC_GTEST_PROP(EncodingLaws, AttributeTextIsAFixedPoint, ()) {
     llvm::consumeError(viaAttr.takeError());
   }
 }
+
+// Arbitrary (mostly malformed) parameters: every conversion either returns
+// an error or a layout that covers the shape; none may crash or assert.
+RC_GTEST_PROP(EncodingLaws, MalformedEncodingsAreErrorsNotCrashes, ()) {
+  auto smallVec = [](int maxLen) {
+    return rc::gen::container<std::vector<unsigned>>(
+        *rc::gen::inRange(0, maxLen + 1),
+        rc::gen::oneOf(rc::gen::inRange(0u, 9u), genPow2(0, 6),
+                       rc::gen::just(0xffffffffu)));
+  };
+  auto anyCGA = [&] {
+    CGALayout c;
+    int n = *rc::gen::inRange(0, 3);
+    for (int i = 0; i < n; ++i) {
+      std::vector<int32_t> b;
+      for (unsigned x : *smallVec(4))
+        b.push_back(int32_t(x));
+      c.blockBases.push_back(b);
+    }
+    return c;
+  };
+  Encoding e;
+  switch (*rc::gen::inRange(0, 7)) {
+  case 0:
+    e = BlockedEncoding{*smallVec(4), *smallVec(4), *smallVec(4), *smallVec(4), anyCGA()};
+    break;
+  case 1:
+    e = NvidiaMmaEncoding{*rc::gen::inRange(0u, 5u), *rc::gen::inRange(0u, 2u),
+                          *smallVec(4), *smallVec(4), anyCGA()};
+    break;
+  case 2:
+    e = DotOperandEncoding{
+        *rc::gen::inRange(0u, 3u),
+        std::make_shared<Encoding>(NvidiaMmaEncoding{
+            *rc::gen::inRange(1u, 4u), 0, *smallVec(3), *smallVec(3), {}}),
+        *rc::gen::inRange(0u, 17u)};
+    break;
+  case 3:
+    e = SliceEncoding{*rc::gen::inRange(0u, 5u),
+                      std::make_shared<Encoding>(BlockedEncoding{
+                          *smallVec(3), *smallVec(3), *smallVec(3), *smallVec(3), {}})};
+    break;
+  case 4:
+    e = SwizzledSharedEncoding{*rc::gen::inRange(0u, 20u), *rc::gen::inRange(0u, 20u),
+                               *rc::gen::inRange(0u, 20u), *smallVec(4), anyCGA()};
+    break;
+  case 5:
+    e = NVMMASharedEncoding{*rc::gen::element(0u, 16u, 32u, 64u, 128u, 256u),
+                            *rc::gen::arbitrary<bool>(),
+                            *rc::gen::element(0u, 1u, 4u, 8u, 16u, 32u, 64u, 24u),
+                            *rc::gen::arbitrary<bool>(), *rc::gen::inRange(0u, 5u),
+                            anyCGA()};
+    break;
+  default:
+    e = DotOperandEncoding{*rc::gen::inRange(0u, 3u), nullptr, 0};
+    break;
+  }
+  std::vector<int64_t> shape = *rc::gen::container<std::vector<int64_t>>(
+      *rc::gen::inRange(0, 5),
+      rc::gen::oneOf(rc::gen::inRange<int64_t>(-2, 9),
+                     rc::gen::map(rc::gen::inRange(0, 12),
+                                  [](int s) { return int64_t(1) << s; })));
+  auto l = toLinearLayout(shape, e);
+  if (!l) {
+    llvm::consumeError(l.takeError());
+    return;
+  }
+  RC_ASSERT(l->getNumOutDims() == int(shape.size()));
+  for (size_t d = 0; d < shape.size(); ++d)
+    RC_ASSERT(l->getOutDimSize("dim" + std::to_string(d)) == shape[d]);
+}

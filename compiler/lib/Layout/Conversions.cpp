@@ -569,6 +569,8 @@ Expected<LinearLayout> swizzledToLL(ArrayRef<int64_t> shape,
   if (rank != shape.size())
     return err("swizzled_shared layout has rank " + llvm::Twine(rank) +
                " but the shape has rank " + llvm::Twine(shape.size()));
+  if (rank == 0)
+    return err("swizzled_shared needs rank 1 or more");
   if (s.vec == 0 || s.perPhase == 0 || s.maxPhase == 0)
     return err("swizzled_shared vec, perPhase and maxPhase must be positive");
   std::vector<int64_t> s2 = shapePerCTA(s.cga, shape);
