@@ -23,6 +23,12 @@ inline void showValue(const SwizzledSharedEncoding &e, std::ostream &os) {
 inline void showValue(const NVMMASharedEncoding &e, std::ostream &os) {
   os << describe(Encoding(e));
 }
+inline void showValue(const SliceEncoding &e, std::ostream &os) {
+  os << describe(Encoding(e));
+}
+inline void showValue(const DotOperandEncoding &e, std::ostream &os) {
+  os << describe(Encoding(e));
+}
 } // namespace tgpu::layout
 
 namespace tgpu::props {
@@ -55,8 +61,10 @@ inline rc::Gen<std::vector<unsigned>> genPermutation(unsigned rank) {
         std::vector<unsigned> p(rank);
         for (unsigned i = 0; i < rank; ++i)
           p[i] = i;
-        std::stable_sort(p.begin(), p.end(),
-                         [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
+        // Sort by random key, ties by index (a stable order).
+        std::sort(p.begin(), p.end(), [&](unsigned a, unsigned b) {
+          return keys[a] != keys[b] ? keys[a] < keys[b] : a < b;
+        });
         return p;
       });
 }
@@ -237,6 +245,43 @@ template <> struct Arbitrary<tgpu::layout::NvidiaMmaEncoding> {
   static Gen<tgpu::layout::NvidiaMmaEncoding> arbitrary() {
     return gen::mapcat(gen::inRange(2u, 4u),
                        [](unsigned r) { return tgpu::props::genMma(r); });
+  }
+};
+template <> struct Arbitrary<tgpu::layout::NVMMASharedEncoding> {
+  static Gen<tgpu::layout::NVMMASharedEncoding> arbitrary() {
+    return gen::exec([] {
+      return (*tgpu::props::genNVMMAWithShape(*gen::inRange(2u, 4u))).first;
+    });
+  }
+};
+// Any distributed encoding (blocked, mma, dot_op, slice, linear) of rank
+// 1..3, nested up to two levels.
+template <> struct Arbitrary<tgpu::layout::Encoding> {
+  static Gen<tgpu::layout::Encoding> arbitrary() {
+    return gen::exec(
+        [] { return *tgpu::props::genDistributed(*gen::inRange(1u, 4u)); });
+  }
+};
+template <> struct Arbitrary<tgpu::layout::DotOperandEncoding> {
+  static Gen<tgpu::layout::DotOperandEncoding> arbitrary() {
+    return gen::exec([] {
+      for (;;) {
+        tgpu::layout::Encoding e = *tgpu::props::genDistributed(*gen::inRange(2u, 4u));
+        if (auto *d = std::get_if<tgpu::layout::DotOperandEncoding>(&e))
+          return *d;
+      }
+    });
+  }
+};
+template <> struct Arbitrary<tgpu::layout::SliceEncoding> {
+  static Gen<tgpu::layout::SliceEncoding> arbitrary() {
+    return gen::exec([] {
+      unsigned rank = *gen::inRange(1u, 3u);
+      tgpu::layout::Encoding parent = *tgpu::props::genDistributed(rank + 1, 1);
+      return tgpu::layout::SliceEncoding{
+          *gen::inRange(0u, rank + 1),
+          std::make_shared<tgpu::layout::Encoding>(parent)};
+    });
   }
 };
 template <> struct Arbitrary<tgpu::layout::SwizzledSharedEncoding> {

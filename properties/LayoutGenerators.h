@@ -59,8 +59,9 @@ genDims(std::vector<std::string> pool, int minCount, int maxCount,
               std::vector<int> idx(pool.size());
               for (size_t i = 0; i < idx.size(); ++i)
                 idx[i] = i;
-              std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) {
-                return p.second[a] < p.second[b];
+              std::sort(idx.begin(), idx.end(), [&](int a, int b) {
+                return p.second[a] != p.second[b] ? p.second[a] < p.second[b]
+                                                  : a < b;
               });
               std::vector<int> chosen(idx.begin(), idx.begin() + count);
               if (keepOrder)
@@ -163,5 +164,14 @@ inline rc::Gen<LinearLayout> genInvertibleLayout(int maxLog2 = 3) {
 }
 
 } // namespace tgpu::props
+
+namespace rc {
+// A random small layout (up to 4 in dims and 3 out dims of up to 2^4).
+template <> struct Arbitrary<tgpu::layout::LinearLayout> {
+  static Gen<tgpu::layout::LinearLayout> arbitrary() {
+    return tgpu::props::genSmallLayout();
+  }
+};
+} // namespace rc
 
 #endif

@@ -599,8 +599,6 @@ struct Repacker {
 
 Expected<LinearLayout> tgpu::layout::operator*(const LinearLayout &inner,
                                                const LinearLayout &outer) {
-  using InDim = LinearLayout::InDim;
-  using OutDim = LinearLayout::OutDim;
   using InDimVec = LinearLayout::InDimVec;
   using OutDimVec = LinearLayout::OutDimVec;
   using WordVec = LinearLayout::WordVec;
@@ -1163,44 +1161,42 @@ LinearLayout::concatOuts(const LinearLayout &other) const {
   return fromPacked(ins, std::move(nouts), std::move(nb));
 }
 
-// A = B * C: A's bases for each in dim start with B's and go on with C's
-// shifted above B's out sizes.
-std::optional<LinearLayout> tgpu::layout::divideLeft(const LinearLayout &A,
-                                                     const LinearLayout &B) {
-  using InDim = LinearLayout::InDim;
-  using OutDim = LinearLayout::OutDim;
-  using InDimVec = LinearLayout::InDimVec;
-  using OutDimVec = LinearLayout::OutDimVec;
-  using WordVec = LinearLayout::WordVec;
-  InDimVec cins;
-  OutDimVec couts;
+// The C of A = B * C (B on the left: A's bases of each in dim start with B's
+// and go on with C's, whose coordinates sit above B's out sizes) or of
+// A = C * B (B on the right: C's bases come first, in the low coordinates).
+// Built from A's bases and then checked by multiplying back.
+std::optional<LinearLayout> LinearLayout::divide(const LinearLayout &A,
+                                                 const LinearLayout &B,
+                                                 bool bOnLeft) {
   for (const InDim &d : B.ins)
-    if (A.getInDimSizeLog2(d.name) < d.log2 || !A.hasInDim(d.name))
+    if (!A.hasInDim(d.name) || A.getInDimSizeLog2(d.name) < d.log2)
       return std::nullopt;
   for (const OutDim &d : B.outs)
-    if (A.getOutDimSizeLog2(d.name) < d.log2 || !A.hasOutDim(d.name))
+    if (!A.hasOutDim(d.name) || A.getOutDimSizeLog2(d.name) < d.log2)
       return std::nullopt;
+  // C has all of A's dims (some of size 1), so the product orders as A.
+  InDimVec cins;
+  OutDimVec couts;
   for (const InDim &d : A.ins)
     cins.push_back({d.name, d.log2 - B.getInDimSizeLog2(d.name), 0});
   for (const OutDim &d : A.outs)
     couts.push_back({d.name, d.log2 - B.getOutDimSizeLog2(d.name), 0});
-  LinearLayout shape = LinearLayout::fromPacked({}, couts, {});
-  Repacker down;
+  LinearLayout shape = fromPacked({}, couts, {});
+  Repacker take;
   for (size_t k = 0; k < A.outs.size(); ++k) {
-    int skip = B.getOutDimSizeLog2(A.outs[k].name);
-    down.srcOffset.push_back(A.outs[k].offset + skip);
-    down.srcLog2.push_back(shape.outs[k].log2);
-    down.dstOffset.push_back(shape.outs[k].offset);
+    int skip = bOnLeft ? B.getOutDimSizeLog2(A.outs[k].name) : 0;
+    take.srcOffset.push_back(A.outs[k].offset + skip);
+    take.srcLog2.push_back(shape.outs[k].log2);
+    take.dstOffset.push_back(shape.outs[k].offset);
   }
   WordVec cb;
-  for (const InDim &d : A.ins) {
-    int skip = B.getInDimSizeLog2(d.name);
-    for (int b = skip; b < d.log2; ++b)
-      cb.push_back(down(A.bases[d.first + b]));
+  for (size_t i = 0; i < A.ins.size(); ++i) {
+    int first = bOnLeft ? A.ins[i].log2 - cins[i].log2 : 0;
+    for (int b = first; b < first + cins[i].log2; ++b)
+      cb.push_back(take(A.bases[A.ins[i].first + b]));
   }
-  LinearLayout C =
-      LinearLayout::fromPacked(std::move(cins), std::move(couts), std::move(cb));
-  Expected<LinearLayout> prod = B * C;
+  LinearLayout C = fromPacked(std::move(cins), std::move(couts), std::move(cb));
+  Expected<LinearLayout> prod = bOnLeft ? B * C : C * B;
   if (!prod) {
     llvm::consumeError(prod.takeError());
     return std::nullopt;
@@ -1210,52 +1206,14 @@ std::optional<LinearLayout> tgpu::layout::divideLeft(const LinearLayout &A,
   return C;
 }
 
-// A = C * B: A's bases for each in dim end with B's, shifted above C's out
-// sizes.
+std::optional<LinearLayout> tgpu::layout::divideLeft(const LinearLayout &A,
+                                                     const LinearLayout &B) {
+  return LinearLayout::divide(A, B, /*bOnLeft=*/true);
+}
+
 std::optional<LinearLayout> tgpu::layout::divideRight(const LinearLayout &A,
                                                       const LinearLayout &B) {
-  using InDim = LinearLayout::InDim;
-  using OutDim = LinearLayout::OutDim;
-  using InDimVec = LinearLayout::InDimVec;
-  using OutDimVec = LinearLayout::OutDimVec;
-  using WordVec = LinearLayout::WordVec;
-  InDimVec cins;
-  OutDimVec couts;
-  for (const InDim &d : B.ins)
-    if (A.getInDimSizeLog2(d.name) < d.log2 || !A.hasInDim(d.name))
-      return std::nullopt;
-  for (const OutDim &d : B.outs)
-    if (A.getOutDimSizeLog2(d.name) < d.log2 || !A.hasOutDim(d.name))
-      return std::nullopt;
-  // C keeps A's dims that are not B's only-new trailing dims: a dim of A that
-  // B has and C would have with size 1 is kept, so C * B orders as A.
-  for (const InDim &d : A.ins)
-    cins.push_back({d.name, d.log2 - B.getInDimSizeLog2(d.name), 0});
-  for (const OutDim &d : A.outs)
-    couts.push_back({d.name, d.log2 - B.getOutDimSizeLog2(d.name), 0});
-  LinearLayout shape = LinearLayout::fromPacked({}, couts, {});
-  Repacker low;
-  for (size_t k = 0; k < A.outs.size(); ++k) {
-    low.srcOffset.push_back(A.outs[k].offset);
-    low.srcLog2.push_back(shape.outs[k].log2);
-    low.dstOffset.push_back(shape.outs[k].offset);
-  }
-  WordVec cb;
-  for (const InDim &d : A.ins) {
-    int keep = d.log2 - B.getInDimSizeLog2(d.name);
-    for (int b = 0; b < keep; ++b)
-      cb.push_back(low(A.bases[d.first + b]));
-  }
-  LinearLayout C =
-      LinearLayout::fromPacked(std::move(cins), std::move(couts), std::move(cb));
-  Expected<LinearLayout> prod = C * B;
-  if (!prod) {
-    llvm::consumeError(prod.takeError());
-    return std::nullopt;
-  }
-  if (*prod != A)
-    return std::nullopt;
-  return C;
+  return LinearLayout::divide(A, B, /*bOnLeft=*/false);
 }
 
 //===----------------------------------------------------------------------===//

@@ -260,6 +260,8 @@ private:
     }
   } rankCache;
 
+  static std::optional<LinearLayout> divide(const LinearLayout &A,
+                                            const LinearLayout &B, bool bOnLeft);
   // Builds the layout from already validated packed data.
   static LinearLayout fromPacked(InDimVec ins,
                                  OutDimVec outs,
