@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README command 1: set up and build, then the main job on the bundled
-# default input: tgpu-opt parses, verifies and prints a vector-add kernel.
+# README command 1: set up and build, then the main jobs on the bundled
+# vector-add kernel: tgpu-opt parses, verifies and prints it; tgpu-run runs
+# it on the CPU reference oracle (4 programs of 1024) and the sum is checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/setup.sh
@@ -8,3 +9,9 @@ BUILD_DIR=${TGPU_BUILD_DIR:-build}
 INPUT=${1:-corpus/kernels/vector_add.ttir}
 echo "== tgpu-opt $INPUT"
 "$BUILD_DIR/bin/tgpu-opt" "$INPUT"
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+echo "== tgpu-run corpus/kernels/vector_add.ttir --grid 4 --dump $OUT -- ..."
+"$BUILD_DIR/bin/tgpu-run" corpus/kernels/vector_add.ttir --grid 4 --dump "$OUT" -- \
+  ptr:f32=rand:4096:1 ptr:f32=rand:4096:2 ptr:f32=zeros:4096 i32=4096
+python3 compiler/test/Tools/tgpu-run/Inputs/check_vector_add.py "$OUT" 4096
