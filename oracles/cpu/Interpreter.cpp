@@ -436,6 +436,10 @@ Error Program::execOp(Operation &op) {
                                       llvm::Twine(options.stepBudget) +
                                       " ops (runaway loop?)");
   llvm::StringRef name = op.getName().getStringRef();
+  for (Value v : op.getOperands())
+    if (!env.count(v.getAsOpaquePointer()))
+      return plainError(locString(&op) + ": '" + name +
+                        "' uses a value that was never computed");
   if (auto f = dyn_cast<scf::ForOp>(op))
     return execFor(f);
   if (auto w = dyn_cast<scf::WhileOp>(op))
@@ -1332,13 +1336,13 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     uint64_t addr = ptr.i[e];
     if (addr % size)
       return ub(&op, "misaligned-access",
-                "address " + llvm::Twine::utohexstr(addr) +
+                "address 0x" + llvm::Twine::utohexstr(addr) +
                     " is not aligned to " + llvm::Twine(size) + " bytes",
                 &ptr, e);
     where = global.find(addr, size);
     if (!where)
       return ub(&op, "out-of-bounds",
-                "address " + llvm::Twine::utohexstr(addr) +
+                "address 0x" + llvm::Twine::utohexstr(addr) +
                     " is outside every buffer",
                 &ptr, e);
     return Error::success();
@@ -1633,7 +1637,7 @@ Error Program::execShared(Operation &op, llvm::StringRef name) {
       uint8_t *where = addr % size ? nullptr : global.find(addr, size);
       if (!where)
         return ub(&op, addr % size ? "misaligned-access" : "out-of-bounds",
-                  "address " + llvm::Twine::utohexstr(addr), &ptr, e);
+                  "address 0x" + llvm::Twine::utohexstr(addr), &ptr, e);
       uint64_t bits = loadBits(where, size);
       if (isFloatKind(k))
         a.f[at] = floatFromBits(bits, k);
