@@ -155,6 +155,10 @@ Expected<ElemType> elemTypeOf(Type t) {
     e.kind = ElemType::Ptr;
     e.bits = 64;
     Type pointee = p.getPointeeType();
+    if (auto block = dyn_cast<RankedTensorType>(pointee)) {
+      e.blockPtr = true;
+      pointee = block.getElementType();
+    }
     if (!isSupportedScalar(pointee))
       return plainError("pointer to an unsupported element type");
     e.pointee = scalarKindOf(pointee);
@@ -463,7 +467,8 @@ Error Program::execOp(Operation &op) {
     return execDot(op);
   if (name == "tt.load" || name == "tt.store" || name == "tt.atomic_rmw" ||
       name == "tt.atomic_cas" || name == "tt.addptr" || name == "tt.int_to_ptr" ||
-      name == "tt.ptr_to_int")
+      name == "tt.ptr_to_int" || name == "tt.make_tensor_ptr" ||
+      name == "tt.advance")
     return execMemory(op, name);
   if (name.starts_with("ttg.") || name.starts_with("ttng."))
     return execShared(op, name);
@@ -1219,6 +1224,24 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
   }
   if (name == "tt.extern_elementwise")
     return execExtern(op);
+  if (name == "tt.histogram") {
+    // Counts of the (masked-on) values in [0, bins); others are not counted.
+    const Tensor &src = get(op.getOperand(0));
+    const Tensor *mask = op.getNumOperands() > 1 ? &get(op.getOperand(1)) : nullptr;
+    Expected<Tensor> r = fresh(op.getResult(0));
+    if (!r)
+      return r.takeError();
+    int64_t bins = r->numel();
+    for (int64_t k = 0; k < src.numel(); ++k) {
+      if (mask && !(mask->i[k] & 1))
+        continue;
+      int64_t v = sext(src.i[k], src.type.bits);
+      if (v >= 0 && v < bins)
+        r->i[v] = maskBits(r->i[v] + 1, r->type.bits);
+    }
+    set(op.getResult(0), std::move(*r));
+    return Error::success();
+  }
   if (name == "ub.poison") {
     // A value the program must not rely on: zeros, so runs stay
     // deterministic.
@@ -1304,6 +1327,29 @@ Error Program::execExtern(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 Error Program::execMemory(Operation &op, llvm::StringRef name) {
+  if (name == "tt.make_tensor_ptr") {
+    auto mk = cast<triton::MakeTensorPtrOp>(op);
+    Expected<Tensor> r = fresh(op.getResult(0));
+    if (!r)
+      return r.takeError();
+    r->shape.clear();
+    r->i = {get(mk.getBase()).i[0]};
+    for (Value v : mk.getShape())
+      r->bpShape.push_back(sext(get(v).i[0], 64));
+    for (Value v : mk.getStrides())
+      r->bpStrides.push_back(sext(get(v).i[0], 64));
+    for (Value v : mk.getOffsets())
+      r->bpOffsets.push_back(sext(get(v).i[0], 32));
+    set(op.getResult(0), std::move(*r));
+    return Error::success();
+  }
+  if (name == "tt.advance") {
+    Tensor r = get(op.getOperand(0));
+    for (unsigned d = 1; d < op.getNumOperands() && d - 1 < r.bpOffsets.size(); ++d)
+      r.bpOffsets[d - 1] += sext(get(op.getOperand(d)).i[0], 32);
+    set(op.getResult(0), std::move(r));
+    return Error::success();
+  }
   if (name == "tt.addptr") {
     const Tensor &p = get(op.getOperand(0)), &off = get(op.getOperand(1));
     Tensor r;
@@ -1328,7 +1374,40 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     set(op.getResult(0), std::move(r));
     return Error::success();
   }
-  const Tensor &ptr = get(op.getOperand(0));
+  const Tensor &ptrIn = get(op.getOperand(0));
+  // A block pointer becomes a tensor of element pointers plus, for the
+  // boundary-checked dims, a mask of the elements inside the tensor.
+  Tensor expanded, boundary;
+  bool blockAccess = ptrIn.type.blockPtr;
+  if (blockAccess) {
+    if (name != "tt.load" && name != "tt.store")
+      return unsupported(&op, "block pointers only in tt.load / tt.store");
+    auto checked = op.getAttrOfType<DenseI32ArrayAttr>("boundaryCheck");
+    Type valueType = name == "tt.load" ? op.getResult(0).getType()
+                                       : op.getOperand(1).getType();
+    expanded.type = ptrIn.type;
+    expanded.type.blockPtr = false;
+    expanded.shape = shapeOf(valueType);
+    boundary.type.kind = ElemType::Int;
+    boundary.type.bits = 1;
+    boundary.shape = expanded.shape;
+    int64_t count = expanded.numel();
+    expanded.i.resize(count);
+    boundary.i.assign(count, 1);
+    for (int64_t e = 0; e < count; ++e) {
+      std::vector<int64_t> idx = unravel(e, expanded.shape);
+      int64_t elems = 0;
+      for (size_t d = 0; d < idx.size(); ++d) {
+        int64_t c = ptrIn.bpOffsets[d] + idx[d];
+        elems += c * ptrIn.bpStrides[d];
+        if (checked && llvm::is_contained(checked.asArrayRef(), int32_t(d)) &&
+            (c < 0 || c >= ptrIn.bpShape[d]))
+          boundary.i[e] = 0;
+      }
+      expanded.i[e] = ptrIn.i[0] + uint64_t(elems) * byteSize(ptrIn.type.pointee);
+    }
+  }
+  const Tensor &ptr = blockAccess ? expanded : ptrIn;
   ScalarKind k = ptr.type.pointee;
   unsigned size = byteSize(k);
   int64_t n = ptr.numel();
@@ -1361,6 +1440,28 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     auto load = cast<triton::LoadOp>(op);
     const Tensor *mask = load.getMask() ? &get(load.getMask()) : nullptr;
     const Tensor *other = load.getOther() ? &get(load.getOther()) : nullptr;
+    Tensor pad;
+    if (blockAccess) {
+      // Out-of-bounds elements read the padding: zero, or NaN with
+      // padding = nan.
+      mask = &boundary;
+      Attribute padding = op.getAttr("padding");
+      std::string text;
+      if (padding) {
+        llvm::raw_string_ostream os(text);
+        padding.print(os);
+      }
+      pad.type.kind = isFloatKind(k) ? ElemType::Float : ElemType::Int;
+      // tt.PaddingOption: 1 = zero, 2 = nan (printed as an integer).
+      bool nan = llvm::StringRef(text).contains("nan");
+      if (auto i = dyn_cast_or_null<IntegerAttr>(padding))
+        nan = i.getInt() == 2;
+      if (isFloatKind(k))
+        pad.f = {nan ? std::numeric_limits<double>::quiet_NaN() : 0.0};
+      else
+        pad.i = {0};
+      other = &pad;
+    }
     Expected<Tensor> r = fresh(op.getResult(0));
     if (!r)
       return r.takeError();
@@ -1384,6 +1485,8 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     auto store = cast<triton::StoreOp>(op);
     const Tensor &val = get(store.getValue());
     const Tensor *mask = store.getMask() ? &get(store.getMask()) : nullptr;
+    if (blockAccess)
+      mask = &boundary; // out-of-bounds elements are not written
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !(mask->i[mask->shape.empty() ? 0 : e] & 1))
         continue;

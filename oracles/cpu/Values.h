@@ -18,6 +18,7 @@ struct ElemType {
   unsigned bits = 32;   // Int: width; Float: 16, 32 or 64
   bool bf16 = false;    // Float 16: bfloat16 rather than IEEE half
   ScalarKind pointee = ScalarKind::I32; // Ptr / MemDesc: element type held
+  bool blockPtr = false; // Ptr to a tensor (make_tensor_ptr)
   bool isInt() const { return kind == Int; }
   bool isFloat() const { return kind == Float; }
   bool operator==(const ElemType &o) const {
@@ -34,6 +35,9 @@ struct Tensor {
   std::vector<int64_t> shape;
   std::vector<uint64_t> i;
   std::vector<double> f;
+  // Block pointer (!tt.ptr<tensor<...>>) only: the whole tensor's shape and
+  // strides (elements) and the block's offsets; `i` holds the base address.
+  std::vector<int64_t> bpShape, bpStrides, bpOffsets;
   // MemDesc only.
   int alloc = -1;
   int64_t offset = 0;
