@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -903,10 +904,20 @@ Error Program::execMath(Operation &op, llvm::StringRef name) {
   Tensor r = a;
   int64_t n = a.numel();
   if (a.type.isInt()) {
-    if (name != "math.absi")
-      return unsupported(&op);
-    for (int64_t k = 0; k < n; ++k)
-      r.i[k] = maskBits(uint64_t(std::abs(sext(a.i[k], a.type.bits))), a.type.bits);
+    unsigned bits = a.type.bits;
+    for (int64_t k = 0; k < n; ++k) {
+      uint64_t v = maskBits(a.i[k], bits);
+      if (name == "math.absi")
+        r.i[k] = maskBits(uint64_t(std::abs(sext(v, bits))), bits);
+      else if (name == "math.ctpop")
+        r.i[k] = llvm::popcount(v);
+      else if (name == "math.ctlz")
+        r.i[k] = v ? llvm::countl_zero(v) - (64 - bits) : bits;
+      else if (name == "math.cttz")
+        r.i[k] = v ? llvm::countr_zero(v) : bits;
+      else
+        return unsupported(&op);
+    }
     set(op.getResult(0), std::move(r));
     return Error::success();
   }
@@ -922,6 +933,17 @@ Error Program::execMath(Operation &op, llvm::StringRef name) {
               .Case("math.cos", [](double x) { return std::cos(x); })
               .Case("math.tanh", [](double x) { return std::tanh(x); })
               .Case("math.erf", [](double x) { return std::erf(x); })
+              .Case("math.erfc", [](double x) { return std::erfc(x); })
+              .Case("math.log10", [](double x) { return std::log10(x); })
+              .Case("math.log1p", [](double x) { return std::log1p(x); })
+              .Case("math.expm1", [](double x) { return std::expm1(x); })
+              .Case("math.tan", [](double x) { return std::tan(x); })
+              .Case("math.asin", [](double x) { return std::asin(x); })
+              .Case("math.acos", [](double x) { return std::acos(x); })
+              .Case("math.atan", [](double x) { return std::atan(x); })
+              .Case("math.sinh", [](double x) { return std::sinh(x); })
+              .Case("math.cosh", [](double x) { return std::cosh(x); })
+              .Case("math.cbrt", [](double x) { return std::cbrt(x); })
               .Case("math.absf", [](double x) { return std::fabs(x); })
               .Case("math.floor", [](double x) { return std::floor(x); })
               .Case("math.ceil", [](double x) { return std::ceil(x); })
@@ -936,6 +958,11 @@ Error Program::execMath(Operation &op, llvm::StringRef name) {
     const Tensor &b = get(op.getOperand(1)), &c = get(op.getOperand(2));
     for (int64_t k = 0; k < n; ++k)
       r.f[k] = roundTo(a.type, std::fma(a.f[k], b.f[k], c.f[k]));
+  } else if (name == "math.powf" || name == "math.atan2") {
+    const Tensor &b = get(op.getOperand(1));
+    for (int64_t k = 0; k < n; ++k)
+      r.f[k] = roundTo(a.type, name == "math.powf" ? std::pow(a.f[k], b.f[k])
+                                                   : std::atan2(a.f[k], b.f[k]));
   } else if (name == "math.copysign") {
     const Tensor &b = get(op.getOperand(1));
     for (int64_t k = 0; k < n; ++k)
