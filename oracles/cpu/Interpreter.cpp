@@ -293,6 +293,38 @@ uint64_t bitsFromFloat(double v, ScalarKind k) {
 
 bool isFloatKind(ScalarKind k) { return k >= ScalarKind::F16; }
 
+ScalarKind kindOfFloat(const ElemType &t) {
+  if (t.bits == 16)
+    return t.bf16 ? ScalarKind::BF16 : ScalarKind::F16;
+  return t.bits == 32 ? ScalarKind::F32 : ScalarKind::F64;
+}
+
+// An integer (held exactly in a long double) rounded once to a float type.
+double roundIntTo(const ElemType &t, long double v) {
+  switch (t.bits) {
+  case 16:
+    if (t.bf16) {
+      // Round to odd into float, then to nearest even into bf16: one
+      // rounding overall.
+      float f = float(v);
+      if ((long double)f != v) {
+        if (std::fabs((long double)f) > std::fabs(v))
+          f = std::nextafter(f, 0.0f);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        u |= 1;
+        std::memcpy(&f, &u, 4);
+      }
+      return floatFromBF16Bits(bf16BitsFromFloat(f));
+    }
+    return double(static_cast<_Float16>(v));
+  case 32:
+    return double(float(v));
+  default:
+    return double(v);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The interpreter of one program
 //===----------------------------------------------------------------------===//
@@ -852,12 +884,10 @@ Error Program::execCast(Operation &op, llvm::StringRef name) {
       r->i[k] = maskBits(uint64_t(sext(a.i[k], from)), to);
   else if (name == "arith.sitofp" || name == "arith.uitofp")
     for (int64_t k = 0; k < n; ++k) {
-      // Through long double so that 64-bit values round once.
+      // The integer is exact in a long double (64-bit mantissa); round once.
       long double v = name == "arith.sitofp" ? (long double)sext(a.i[k], from)
                                              : (long double)a.i[k];
-      r->f[k] = r->type.bits == 64 ? double(v) : roundTo(r->type, double(v));
-      if (r->type.bits != 64 && (long double)(double)v != v)
-        r->f[k] = roundTo(r->type, double(v)); // the double is exact for < 2^53
+      r->f[k] = roundIntTo(r->type, v);
     }
   else if (name == "arith.fptosi" || name == "arith.fptoui") {
     bool isSigned = name == "arith.fptosi";
@@ -1157,18 +1187,16 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
       return r.takeError();
     r->shape = a.shape;
     r->resize(a.numel());
-    auto rounding = op.getAttr("rounding");
-    bool rtz = false;
-    if (rounding) {
-      std::string s;
-      llvm::raw_string_ostream os(s);
-      rounding.print(os);
-      rtz = llvm::StringRef(s).contains("rtz");
-    }
+    auto fp = cast<triton::FpToFpOp>(op);
+    bool rtz = fp.getRounding() && *fp.getRounding() == triton::RoundingMode::RTZ;
+    ScalarKind toK = kindOfFloat(r->type);
     for (int64_t k = 0; k < a.numel(); ++k) {
       double v = roundTo(r->type, a.f[k]);
-      if (rtz && std::fabs(v) > std::fabs(a.f[k]))
-        v = roundTo(r->type, std::nextafter(v, 0.0)); // step back toward zero
+      if (rtz && std::isfinite(a.f[k]) && std::fabs(v) > std::fabs(a.f[k])) {
+        // Rounded away from zero: take the neighbour one ulp toward zero
+        // (sign-magnitude bits: one less in magnitude).
+        v = floatFromBits(bitsFromFloat(v, toK) - 1, toK);
+      }
       r->f[k] = v;
     }
     set(op.getResult(0), std::move(*r));
@@ -1532,10 +1560,8 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     const Tensor *mask =
         !cas && op.getNumOperands() > 2 ? &get(op.getOperand(2)) : nullptr;
     std::string rmw;
-    if (!cas) {
-      llvm::raw_string_ostream os(rmw);
-      op.getAttr("atomic_rmw_op").print(os);
-    }
+    if (!cas)
+      rmw = triton::stringifyRMWOp(cast<triton::AtomicRMWOp>(op).getAtomicRmwOp()).str();
     Expected<Tensor> r = fresh(op.getResult(0));
     if (!r)
       return r.takeError();
@@ -1557,13 +1583,13 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
       } else if (isFloatKind(k)) {
         double o = floatFromBits(oldBits, k), v = val.f[e], res;
         llvm::StringRef m(rmw);
-        if (m.contains("fadd"))
+        if (m == "fadd")
           res = roundTo(r->type, o + v);
-        else if (m.contains("max"))
+        else if (m == "max")
           res = std::fmax(o, v);
-        else if (m.contains("min"))
+        else if (m == "min")
           res = std::fmin(o, v);
-        else if (m.contains("exch"))
+        else if (m == "exch")
           res = v;
         else
           return unsupported(&op, "atomic " + rmw + " on floats");
@@ -1574,23 +1600,23 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
         llvm::StringRef m(rmw);
         int64_t so = sext(o, bits), sv = sext(v, bits);
         uint64_t res;
-        if (m.contains("umax"))
+        if (m == "umax")
           res = std::max(o, v);
-        else if (m.contains("umin"))
+        else if (m == "umin")
           res = std::min(o, v);
-        else if (m.contains("max"))
+        else if (m == "max")
           res = uint64_t(std::max(so, sv));
-        else if (m.contains("min"))
+        else if (m == "min")
           res = uint64_t(std::min(so, sv));
-        else if (m.contains("add"))
+        else if (m == "add")
           res = o + v;
-        else if (m.contains("and"))
+        else if (m == "and")
           res = o & v;
-        else if (m.contains("xor"))
+        else if (m == "xor")
           res = o ^ v;
-        else if (m.contains("or"))
+        else if (m == "or")
           res = o | v;
-        else if (m.contains("exch"))
+        else if (m == "exch")
           res = v;
         else
           return unsupported(&op, "atomic " + rmw);
@@ -1846,6 +1872,8 @@ Error Program::execDot(Operation &op) {
   const Tensor &a = get(op.getOperand(0)), &b = get(op.getOperand(1)),
                &c = get(op.getOperand(2));
   // Operands may be memdescs (warp_group_dot): read them out first.
+  bool unwritten = false;
+  int64_t unwrittenAt = -1;
   auto materialize = [&](const Tensor &t) -> Tensor {
     if (t.type.kind != ElemType::MemDesc)
       return t;
@@ -1861,6 +1889,10 @@ Error Program::execDot(Operation &op) {
       int64_t at = t.offset;
       for (size_t d = 0; d < idx.size(); ++d)
         at += idx[d] * t.strides[d];
+      if (!al.written[at] && !unwritten) {
+        unwritten = true;
+        unwrittenAt = k;
+      }
       if (r.type.isFloat())
         r.f[k] = al.f[at];
       else
@@ -1868,7 +1900,16 @@ Error Program::execDot(Operation &op) {
     }
     return r;
   };
-  Tensor A = materialize(a), B = materialize(b);
+  Tensor A = materialize(a);
+  if (unwritten)
+    return ub(&op, "uninitialized-shared-read",
+              "operand A reads shared memory before it was written", &A,
+              unwrittenAt);
+  Tensor B = materialize(b);
+  if (unwritten)
+    return ub(&op, "uninitialized-shared-read",
+              "operand B reads shared memory before it was written", &B,
+              unwrittenAt);
   Tensor r = c;
   size_t rank = c.shape.size();
   int64_t M = c.shape[rank - 2], N = c.shape[rank - 1], K = A.shape[rank - 1];
