@@ -1,5 +1,6 @@
 // The interpreter: one program at a time, each op over whole tensors in
 // tight loops. See SEMANTICS.md for what each op means.
+#include "InlineAsm.h"
 #include "Interpreter.h"
 #include "Values.h"
 
@@ -403,6 +404,7 @@ private:
   Error execShared(Operation &op, llvm::StringRef name);
   Error execReduce(Operation &op, bool scan);
   Error execExtern(Operation &op);
+  Error execInlineAsm(Operation &op);
   Error execDot(Operation &op);
   Error execFor(scf::ForOp op);
   Error execWhile(scf::WhileOp op);
@@ -1279,6 +1281,8 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
   }
   if (name == "tt.extern_elementwise")
     return execExtern(op);
+  if (name == "tt.elementwise_inline_asm")
+    return execInlineAsm(op);
   if (name == "tt.histogram") {
     // Counts of the (masked-on) values in [0, bins); others are not counted.
     const Tensor &src = get(op.getOperand(0));
@@ -1374,6 +1378,60 @@ Error Program::execExtern(Operation &op) {
   for (int64_t k = 0; k < a.numel(); ++k)
     r->f[k] = roundTo(r->type, f1 ? f1(a.f[k]) : f2(a.f[k], get(op.getOperand(1)).f[k]));
   set(op.getResult(0), std::move(*r));
+  return Error::success();
+}
+
+// Inline PTX over a small instruction subset (InlineAsm.h), one element at a
+// time: inputs and outputs are the elements' raw bits.
+Error Program::execInlineAsm(Operation &op) {
+  auto packed = op.getAttrOfType<IntegerAttr>("packed_element");
+  if (packed && packed.getInt() != 1)
+    return unsupported(&op, "packed_element > 1");
+  llvm::StringRef constraints =
+      op.getAttrOfType<StringAttr>("constraints").getValue();
+  llvm::SmallVector<llvm::StringRef, 8> cs;
+  constraints.split(cs, ',');
+  unsigned outputs = 0;
+  for (llvm::StringRef c : cs)
+    outputs += c.trim().starts_with("=");
+  if (outputs != op.getNumResults() ||
+      cs.size() != op.getNumResults() + op.getNumOperands())
+    return unsupported(&op, "constraints '" + constraints +
+                                "' do not match the operands");
+  Expected<InlineAsmProgram> prog = InlineAsmProgram::parse(
+      op.getAttrOfType<StringAttr>("asm_string").getValue(), cs.size());
+  if (!prog)
+    return unsupported(&op, llvm::toString(prog.takeError()));
+  std::vector<Tensor> results;
+  for (Value v : op.getResults()) {
+    Expected<Tensor> r = fresh(v);
+    if (!r)
+      return r.takeError();
+    results.push_back(std::move(*r));
+  }
+  int64_t n = results.empty() ? 0 : results[0].numel();
+  std::vector<uint64_t> regs(cs.size());
+  auto bitsOf = [](const Tensor &t, int64_t k) {
+    return t.type.isFloat() ? bitsFromFloat(t.f[k], kindOfFloat(t.type)) : t.i[k];
+  };
+  for (int64_t k = 0; k < n; ++k) {
+    std::fill(regs.begin(), regs.end(), 0);
+    for (unsigned i = 0; i < op.getNumOperands(); ++i) {
+      const Tensor &in = get(op.getOperand(i));
+      regs[outputs + i] = bitsOf(in, in.shape.empty() ? 0 : k);
+    }
+    if (Error e = prog->run(regs))
+      return unsupported(&op, llvm::toString(std::move(e)));
+    for (unsigned o = 0; o < outputs; ++o) {
+      Tensor &r = results[o];
+      if (r.type.isFloat())
+        r.f[k] = floatFromBits(regs[o], kindOfFloat(r.type));
+      else
+        r.i[k] = maskBits(regs[o], r.type.bits);
+    }
+  }
+  for (auto [v, t] : llvm::zip(op.getResults(), results))
+    set(v, std::move(t));
   return Error::success();
 }
 
