@@ -1171,15 +1171,25 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
     return Error::success();
   }
   if (name == "tt.bitcast") {
-    // Same bits, another element type (ints or pointers of one width).
-    Tensor r = get(op.getOperand(0));
-    Expected<ElemType> t = elemTypeOf(op.getResult(0).getType());
-    if (!t)
-      return t.takeError();
-    if (r.type.isFloat() || t->isFloat())
-      return unsupported(&op, "float bitcasts go through arith.bitcast");
-    r.type = *t;
-    set(op.getResult(0), std::move(r));
+    // Same bits, another element type of the same width (ints, floats,
+    // pointers).
+    const Tensor &a = get(op.getOperand(0));
+    Expected<Tensor> r = fresh(op.getResult(0));
+    if (!r)
+      return r.takeError();
+    r->shape = a.shape;
+    r->resize(a.numel());
+    if (r->type.kind == ElemType::Ptr)
+      r->i.resize(a.numel());
+    for (int64_t k = 0; k < a.numel(); ++k) {
+      uint64_t bits = a.type.isFloat() ? bitsFromFloat(a.f[k], kindOfFloat(a.type))
+                                       : a.i[k];
+      if (r->type.isFloat())
+        r->f[k] = floatFromBits(bits, kindOfFloat(r->type));
+      else
+        r->i[k] = r->type.kind == ElemType::Ptr ? bits : maskBits(bits, r->type.bits);
+    }
+    set(op.getResult(0), std::move(*r));
     return Error::success();
   }
   if (name == "tt.fp_to_fp") {
@@ -1216,8 +1226,17 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
   if (name == "tt.clampf") {
     Tensor r = get(op.getOperand(0));
     const Tensor &lo = get(op.getOperand(1)), &hi = get(op.getOperand(2));
-    for (int64_t k = 0; k < r.numel(); ++k)
-      r.f[k] = std::fmin(std::fmax(r.f[k], lo.f[k]), hi.f[k]);
+    // propagateNan = all: a NaN input gives NaN; otherwise NaN is ignored
+    // (maxNum/minNum).
+    bool nanOut = cast<triton::ClampFOp>(op).getPropagateNan() ==
+                  triton::PropagateNan::ALL;
+    for (int64_t k = 0; k < r.numel(); ++k) {
+      double x = r.f[k];
+      r.f[k] = nanOut && std::isnan(x)
+                   ? x
+                   : std::fmin(std::fmax(x, lo.f[lo.shape.empty() ? 0 : k]),
+                               hi.f[hi.shape.empty() ? 0 : k]);
+    }
     set(op.getResult(0), std::move(r));
     return Error::success();
   }
