@@ -294,6 +294,42 @@ uint64_t bitsFromFloat(double v, ScalarKind k) {
 
 bool isFloatKind(ScalarKind k) { return k >= ScalarKind::F16; }
 
+// The exact one-argument functions, by libm-style name (shared by math.*
+// and the libdevice calls).
+using UnaryFn = double (*)(double);
+UnaryFn unaryMathFunction(llvm::StringRef base) {
+  return llvm::StringSwitch<UnaryFn>(base)
+      .Case("exp", [](double x) { return std::exp(x); })
+      .Case("exp2", [](double x) { return std::exp2(x); })
+      .Case("exp10", [](double x) { return std::pow(10.0, x); })
+      .Case("expm1", [](double x) { return std::expm1(x); })
+      .Case("log", [](double x) { return std::log(x); })
+      .Case("log2", [](double x) { return std::log2(x); })
+      .Case("log10", [](double x) { return std::log10(x); })
+      .Case("log1p", [](double x) { return std::log1p(x); })
+      .Case("sqrt", [](double x) { return std::sqrt(x); })
+      .Case("rsqrt", [](double x) { return 1.0 / std::sqrt(x); })
+      .Case("cbrt", [](double x) { return std::cbrt(x); })
+      .Case("sin", [](double x) { return std::sin(x); })
+      .Case("cos", [](double x) { return std::cos(x); })
+      .Case("tan", [](double x) { return std::tan(x); })
+      .Case("asin", [](double x) { return std::asin(x); })
+      .Case("acos", [](double x) { return std::acos(x); })
+      .Case("atan", [](double x) { return std::atan(x); })
+      .Case("sinh", [](double x) { return std::sinh(x); })
+      .Case("cosh", [](double x) { return std::cosh(x); })
+      .Case("tanh", [](double x) { return std::tanh(x); })
+      .Case("erf", [](double x) { return std::erf(x); })
+      .Case("erfc", [](double x) { return std::erfc(x); })
+      .Case("fabs", [](double x) { return std::fabs(x); })
+      .Case("floor", [](double x) { return std::floor(x); })
+      .Case("ceil", [](double x) { return std::ceil(x); })
+      .Case("trunc", [](double x) { return std::trunc(x); })
+      .Case("round", [](double x) { return std::round(x); })
+      .Case("rint", [](double x) { return std::nearbyint(x); })
+      .Default(nullptr);
+}
+
 ScalarKind kindOfFloat(const ElemType &t) {
   if (t.bits == 16)
     return t.bf16 ? ScalarKind::BF16 : ScalarKind::F16;
@@ -953,36 +989,13 @@ Error Program::execMath(Operation &op, llvm::StringRef name) {
     set(op.getResult(0), std::move(r));
     return Error::success();
   }
-  using Fn = double (*)(double);
-  Fn fn = llvm::StringSwitch<Fn>(name)
-              .Case("math.exp", [](double x) { return std::exp(x); })
-              .Case("math.exp2", [](double x) { return std::exp2(x); })
-              .Case("math.log", [](double x) { return std::log(x); })
-              .Case("math.log2", [](double x) { return std::log2(x); })
-              .Case("math.sqrt", [](double x) { return std::sqrt(x); })
-              .Case("math.rsqrt", [](double x) { return 1.0 / std::sqrt(x); })
-              .Case("math.sin", [](double x) { return std::sin(x); })
-              .Case("math.cos", [](double x) { return std::cos(x); })
-              .Case("math.tanh", [](double x) { return std::tanh(x); })
-              .Case("math.erf", [](double x) { return std::erf(x); })
-              .Case("math.erfc", [](double x) { return std::erfc(x); })
-              .Case("math.log10", [](double x) { return std::log10(x); })
-              .Case("math.log1p", [](double x) { return std::log1p(x); })
-              .Case("math.expm1", [](double x) { return std::expm1(x); })
-              .Case("math.tan", [](double x) { return std::tan(x); })
-              .Case("math.asin", [](double x) { return std::asin(x); })
-              .Case("math.acos", [](double x) { return std::acos(x); })
-              .Case("math.atan", [](double x) { return std::atan(x); })
-              .Case("math.sinh", [](double x) { return std::sinh(x); })
-              .Case("math.cosh", [](double x) { return std::cosh(x); })
-              .Case("math.cbrt", [](double x) { return std::cbrt(x); })
-              .Case("math.absf", [](double x) { return std::fabs(x); })
-              .Case("math.floor", [](double x) { return std::floor(x); })
-              .Case("math.ceil", [](double x) { return std::ceil(x); })
-              .Case("math.trunc", [](double x) { return std::trunc(x); })
-              .Case("math.round", [](double x) { return std::round(x); })
-              .Case("math.roundeven", [](double x) { return std::nearbyint(x); })
-              .Default(nullptr);
+  // math.X is the libm function X (absf = fabs, roundeven = rint).
+  llvm::StringRef base = name.drop_front(strlen("math."));
+  if (base == "absf")
+    base = "fabs";
+  else if (base == "roundeven")
+    base = "rint";
+  UnaryFn fn = unaryMathFunction(base);
   if (fn) {
     for (int64_t k = 0; k < n; ++k)
       r.f[k] = roundTo(a.type, fn(a.f[k]));
@@ -1345,36 +1358,7 @@ Error Program::execExtern(Operation &op) {
     base = "erf";
   using F1 = double (*)(double);
   using F2 = double (*)(double, double);
-  F1 f1 = llvm::StringSwitch<F1>(base)
-              .Case("exp", [](double x) { return std::exp(x); })
-              .Case("exp2", [](double x) { return std::exp2(x); })
-              .Case("exp10", [](double x) { return std::pow(10.0, x); })
-              .Case("expm1", [](double x) { return std::expm1(x); })
-              .Case("log", [](double x) { return std::log(x); })
-              .Case("log2", [](double x) { return std::log2(x); })
-              .Case("log10", [](double x) { return std::log10(x); })
-              .Case("log1p", [](double x) { return std::log1p(x); })
-              .Case("sqrt", [](double x) { return std::sqrt(x); })
-              .Case("rsqrt", [](double x) { return 1.0 / std::sqrt(x); })
-              .Case("cbrt", [](double x) { return std::cbrt(x); })
-              .Case("sin", [](double x) { return std::sin(x); })
-              .Case("cos", [](double x) { return std::cos(x); })
-              .Case("tan", [](double x) { return std::tan(x); })
-              .Case("asin", [](double x) { return std::asin(x); })
-              .Case("acos", [](double x) { return std::acos(x); })
-              .Case("atan", [](double x) { return std::atan(x); })
-              .Case("sinh", [](double x) { return std::sinh(x); })
-              .Case("cosh", [](double x) { return std::cosh(x); })
-              .Case("tanh", [](double x) { return std::tanh(x); })
-              .Case("erf", [](double x) { return std::erf(x); })
-              .Case("erfc", [](double x) { return std::erfc(x); })
-              .Case("fabs", [](double x) { return std::fabs(x); })
-              .Case("floor", [](double x) { return std::floor(x); })
-              .Case("ceil", [](double x) { return std::ceil(x); })
-              .Case("trunc", [](double x) { return std::trunc(x); })
-              .Case("round", [](double x) { return std::round(x); })
-              .Case("rint", [](double x) { return std::nearbyint(x); })
-              .Default(nullptr);
+  F1 f1 = unaryMathFunction(base);
   F2 f2 = llvm::StringSwitch<F2>(base)
               .Case("pow", [](double x, double y) { return std::pow(x, y); })
               .Case("atan2", [](double x, double y) { return std::atan2(x, y); })
