@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Per-pass differential on the CPU oracle: for each kernel of
+# corpus/kernels/run_args.txt, run its TTIR and each TTGIR made from it
+# (files named <stem>.*.ttgir in DIR) and require bit-identical buffers.
+# usage: pass_differential.sh CORPUS_DIR DIR
+set -uo pipefail
+corpus=$1
+dir=$2
+tmp=$(mktemp -d)
+status=0
+checked=0
+while IFS= read -r line; do
+  case "$line" in ''|'#'*) continue ;; esac
+  IFS='|' read -r stem file opts args <<< "$line"
+  stem=$(echo "$stem" | xargs)
+  src=$corpus/$(echo "$file" | xargs)
+  rm -rf "$tmp/ref"
+  if ! tgpu-run "$src" $opts --dump "$tmp/ref" -- $args > /dev/null; then
+    echo "FAIL (reference run): $src"; status=1; continue
+  fi
+  for out in "$dir"/"$stem".*.ttgir; do
+    [ -f "$out" ] || continue
+    rm -rf "$tmp/out"
+    if ! tgpu-run "$out" $opts --dump "$tmp/out" -- $args > /dev/null; then
+      echo "FAIL (run): $out"; status=1; continue
+    fi
+    if ! diff -r "$tmp/ref" "$tmp/out" > /dev/null; then
+      echo "FAIL (buffers differ from the TTIR's): $out"; status=1; continue
+    fi
+    checked=$((checked + 1))
+  done
+done < "$corpus/run_args.txt"
+rm -rf "$tmp"
+echo "checked $checked TTGIR files"
+exit $status
