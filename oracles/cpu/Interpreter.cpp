@@ -478,9 +478,9 @@ Expected<std::vector<Tensor>> Program::runRegion(Region &region,
         return std::move(e);
     Operation *term = block->getTerminator();
     if (++steps > options.stepBudget)
-      return ub(term, "step-budget", "the program ran more than " +
+      return ub(term, "step-budget", "the program did more than " +
                                          llvm::Twine(options.stepBudget) +
-                                         " ops (runaway loop?)");
+                                         " element operations (runaway loop?)");
     auto operandsOf = [&](OperandRange ops) {
       std::vector<Tensor> r;
       for (Value v : ops)
@@ -506,11 +506,23 @@ Expected<std::vector<Tensor>> Program::runRegion(Region &region,
 }
 
 Error Program::execOp(Operation &op) {
-  if (++steps > options.stepBudget)
-    return ub(&op, "step-budget", "the program ran more than " +
-                                      llvm::Twine(options.stepBudget) +
-                                      " ops (runaway loop?)");
   llvm::StringRef name = op.getName().getStringRef();
+  // The budget counts work, not ops: each op costs the elements of its
+  // result (a dot M*N*K), so heavy loops are bounded in time too.
+  uint64_t cost = 1;
+  if (op.getNumResults() > 0)
+    if (auto t = dyn_cast<RankedTensorType>(op.getResult(0).getType())) {
+      cost = std::max<int64_t>(1, t.getNumElements());
+      if ((name == "tt.dot" || name == "ttng.warp_group_dot") &&
+          t.getRank() >= 2)
+        if (auto a = dyn_cast<ShapedType>(op.getOperand(0).getType()))
+          cost *= uint64_t(std::max<int64_t>(1, a.getShape().back()));
+    }
+  steps += cost;
+  if (steps > options.stepBudget)
+    return ub(&op, "step-budget", "the program did more than " +
+                                      llvm::Twine(options.stepBudget) +
+                                      " element operations (runaway loop?)");
   for (Value v : op.getOperands())
     if (!env.count(v.getAsOpaquePointer()))
       return plainError(locString(&op) + ": '" + name +

@@ -40,8 +40,9 @@ struct KernelArg {
 struct RunOptions {
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
-  // Ops executed per program before the run is stopped (runaway loops).
-  uint64_t stepBudget = uint64_t(1) << 28;
+  // Element operations per program before the run is stopped (runaway
+  // loops): each op costs the elements of its result, a dot M*N*K.
+  uint64_t stepBudget = uint64_t(1) << 32;
   // Receives tt.print output (default: stdout).
   std::function<void(const std::string &)> print;
 };

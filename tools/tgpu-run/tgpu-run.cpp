@@ -42,10 +42,11 @@ static cl::opt<std::string> dumpDir("dump",
                                     cl::desc("write every buffer argument's "
                                              "final contents to DIR/argK.bin"),
                                     cl::init(""));
-static cl::opt<uint64_t> stepBudget("step-budget",
-                                    cl::desc("ops per program before a run is "
-                                             "stopped as runaway"),
-                                    cl::init(uint64_t(1) << 28));
+static cl::opt<uint64_t> stepBudget(
+    "step-budget",
+    cl::desc("element operations per program (each op costs the elements of "
+             "its result, a dot M*N*K) before a run is stopped as runaway"),
+    cl::init(uint64_t(1) << 32));
 
 namespace {
 
