@@ -3,6 +3,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/InitAllDialects.h"
 
 int main(int argc, char **argv) {
@@ -11,6 +12,7 @@ int main(int argc, char **argv) {
   // The generic passes Triton's pipelines are made of (canonicalize, cse,
   // inline, symbol-dce, licm, ...).
   mlir::registerTransformsPasses();
+  mlir::tgpu::registerTritonToTritonGPUPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tgpu optimizer driver\n", registry));
 }

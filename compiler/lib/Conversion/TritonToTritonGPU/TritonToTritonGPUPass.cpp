@@ -1,0 +1,300 @@
+// convert-triton-to-tritongpu: gives every tensor of a TTIR module a layout
+// encoding. The rewrite is in place: ops are visited in order (so operands
+// already carry their layouts), each op states the layout it needs of its
+// tensor operands (a ttg.convert_layout is inserted where the operand has
+// another) and the layout of its results.
+#include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace mlir::tgpu {
+#define GEN_PASS_DEF_CONVERTTRITONTOTRITONGPU
+#include "tgpu/Conversion/TritonToTritonGPU/Passes.h.inc"
+} // namespace mlir::tgpu
+
+using namespace mlir;
+namespace ttg = mlir::triton::gpu;
+
+ttg::BlockedEncodingAttr
+mlir::tgpu::getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                      int numWarps, int threadsPerWarp,
+                                      int numCTAs) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> order(rank), sizePerThread(rank, 1), lanes(rank, 1),
+      warps(rank, 1);
+  for (unsigned i = 0; i < rank; ++i)
+    order[i] = rank - 1 - i;
+  // From the fastest dim: as many threads as the dim has elements (lanes
+  // first, then warps), the slowest dim taking whatever is left.
+  unsigned remainingLanes = threadsPerWarp, remainingWarps = numWarps;
+  unsigned remainingThreads = numWarps * threadsPerWarp;
+  unsigned usedLanes = 1, usedWarps = 1;
+  for (unsigned k = 0; k + 1 < rank; ++k) {
+    unsigned d = order[k];
+    unsigned threads = std::clamp<unsigned>(
+        remainingThreads, 1,
+        std::max<unsigned>(1, unsigned(std::min<int64_t>(shape[d], 1u << 30))));
+    lanes[d] = std::clamp<unsigned>(threads, 1, remainingLanes);
+    warps[d] = std::clamp<unsigned>(threads / lanes[d], 1, remainingWarps);
+    remainingWarps /= warps[d];
+    remainingLanes /= lanes[d];
+    remainingThreads /= threads;
+    usedLanes *= lanes[d];
+    usedWarps *= warps[d];
+  }
+  if (rank > 0) {
+    lanes[order[rank - 1]] = threadsPerWarp / usedLanes;
+    warps[order[rank - 1]] = numWarps / usedWarps;
+  }
+  return ttg::BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order,
+                                       {});
+}
+
+namespace {
+
+class ConvertTritonToTritonGPU
+    : public mlir::tgpu::impl::ConvertTritonToTritonGPUBase<
+          ConvertTritonToTritonGPU> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto isPow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+    if (!isPow2(numWarps) || !isPow2(threadsPerWarp) || numCTAs != 1) {
+      module.emitError() << "convert-triton-to-tritongpu: num-warps and "
+                            "threads-per-warp must be powers of two and "
+                            "num-ctas 1 (got "
+                         << int(numWarps) << ", " << int(threadsPerWarp)
+                         << ", " << int(numCTAs) << ")";
+      return signalPassFailure();
+    }
+    if (!llvm::StringRef(target).starts_with("cuda:")) {
+      module.emitError() << "convert-triton-to-tritongpu: target must be "
+                            "cuda:<sm>, got '"
+                         << std::string(target) << "'";
+      return signalPassFailure();
+    }
+    if (module->hasAttr("ttg.num-warps")) {
+      module.emitError() << "convert-triton-to-tritongpu: the module is "
+                            "already TTGIR (it has ttg.num-warps)";
+      return signalPassFailure();
+    }
+    bool ok = true;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (failed(convert(op))) {
+        ok = false;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (!ok)
+      return signalPassFailure();
+    Builder b(ctx);
+    module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));
+    module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
+    module->setAttr("ttg.target", b.getStringAttr(target));
+    module->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(threadsPerWarp));
+  }
+
+private:
+  Attribute defaultEncoding(ArrayRef<int64_t> shape) {
+    return mlir::tgpu::getDefaultBlockedEncoding(&getContext(), shape, numWarps,
+                                                 threadsPerWarp, numCTAs);
+  }
+  // A tensor without a layout gets the default one; other types stay.
+  Type defaultType(Type t) {
+    // A block pointer points to a tensor in the default layout too.
+    if (auto ptr = dyn_cast<triton::PointerType>(t))
+      if (isa<RankedTensorType>(ptr.getPointeeType()))
+        return triton::PointerType::get(defaultType(ptr.getPointeeType()),
+                                        ptr.getAddressSpace());
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || tensor.getEncoding())
+      return t;
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                 defaultEncoding(tensor.getShape()));
+  }
+  static Type withEncoding(Type t, Attribute enc) {
+    auto tensor = cast<RankedTensorType>(t);
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), enc);
+  }
+  static Attribute encodingOf(Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t ? t.getEncoding() : Attribute();
+  }
+
+  // Makes operand `i` of `op` have type `want`, converting before `op`.
+  void require(Operation *op, unsigned i, Type want) {
+    Value v = op->getOperand(i);
+    if (v.getType() == want)
+      return;
+    OpBuilder b(op);
+    op->setOperand(i, b.create<ttg::ConvertLayoutOp>(op->getLoc(), want, v));
+  }
+  // Every tensor operand in the default layout of its shape.
+  void requireDefaults(Operation *op) {
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      Type t = op->getOperand(i).getType();
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      if (tensor)
+        require(op, i, withEncoding(t, defaultEncoding(tensor.getShape())));
+    }
+  }
+  void setDefaultResults(Operation *op) {
+    for (Value r : op->getResults())
+      r.setType(defaultType(r.getType()));
+  }
+  void setDefaultBlockArgs(Block &block) {
+    for (BlockArgument a : block.getArguments())
+      a.setType(defaultType(a.getType()));
+  }
+
+  LogicalResult convert(Operation *op);
+};
+
+LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
+  MLIRContext *ctx = &getContext();
+  if (isa<ModuleOp>(op))
+    return success();
+  if (auto func = dyn_cast<triton::FuncOp>(op)) {
+    SmallVector<Type> ins, outs;
+    for (Type t : func.getArgumentTypes())
+      ins.push_back(defaultType(t));
+    for (Type t : func.getResultTypes())
+      outs.push_back(defaultType(t));
+    func.setFunctionType(FunctionType::get(ctx, ins, outs));
+    if (!func.getBody().empty())
+      setDefaultBlockArgs(func.getBody().front());
+    return success();
+  }
+  // Ops whose layout follows their operand's.
+  if (auto reduce = dyn_cast<triton::ReduceOp>(op)) {
+    unsigned axis = reduce.getAxis();
+    for (auto [i, r] : llvm::enumerate(op->getResults())) {
+      auto t = dyn_cast<RankedTensorType>(r.getType());
+      if (!t)
+        continue; // a reduction to a scalar
+      Attribute src = encodingOf(op->getOperand(i));
+      r.setType(withEncoding(t, ttg::SliceEncodingAttr::get(ctx, axis, src)));
+    }
+    return success();
+  }
+  if (isa<triton::ScanOp>(op)) {
+    for (auto [r, v] : llvm::zip(op->getResults(), op->getOperands()))
+      r.setType(v.getType());
+    return success();
+  }
+  if (auto bc = dyn_cast<triton::BroadcastOp>(op)) {
+    bc.getResult().setType(
+        withEncoding(bc.getType(), encodingOf(bc.getSrc())));
+    return success();
+  }
+  if (auto ed = dyn_cast<triton::ExpandDimsOp>(op)) {
+    unsigned axis = ed.getAxis();
+    auto srcType = cast<RankedTensorType>(ed.getSrc().getType());
+    Attribute src = srcType.getEncoding();
+    // The slice of the layout we expand into: the parent directly, or a
+    // blocked layout with a size-1 dim inserted at `axis`.
+    if (auto slice = dyn_cast_or_null<ttg::SliceEncodingAttr>(src))
+      if (slice.getDim() == axis && isa<ttg::BlockedEncodingAttr>(slice.getParent())) {
+        ed.getResult().setType(withEncoding(ed.getType(), slice.getParent()));
+        return success();
+      }
+    auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(src);
+    if (!blocked) {
+      require(op, 0, withEncoding(srcType, defaultEncoding(srcType.getShape())));
+      blocked = cast<ttg::BlockedEncodingAttr>(
+          cast<RankedTensorType>(ed.getSrc().getType()).getEncoding());
+    }
+    auto insert = [&](ArrayRef<unsigned> v) {
+      SmallVector<unsigned> r(v.begin(), v.end());
+      r.insert(r.begin() + axis, 1);
+      return r;
+    };
+    SmallVector<unsigned> order(blocked.getRank() + 1);
+    for (unsigned i = 0; i < order.size(); ++i)
+      order[i] = i;
+    auto ret = ttg::BlockedEncodingAttr::get(
+        ctx, insert(blocked.getSizePerThread()), insert(blocked.getThreadsPerWarp()),
+        insert(blocked.getWarpsPerCTA()), order, {});
+    require(op, 0, withEncoding(srcType, ttg::SliceEncodingAttr::get(ctx, axis, ret)));
+    ed.getResult().setType(withEncoding(ed.getType(), ret));
+    return success();
+  }
+  if (auto trans = dyn_cast<triton::TransOp>(op)) {
+    auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
+    auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(srcType.getEncoding());
+    if (!blocked) {
+      require(op, 0, withEncoding(srcType, defaultEncoding(srcType.getShape())));
+      blocked = cast<ttg::BlockedEncodingAttr>(
+          cast<RankedTensorType>(trans.getSrc().getType()).getEncoding());
+    }
+    // Result dim i is source dim order[i]: permute every per-dim parameter,
+    // and renumber the order through the inverse permutation.
+    ArrayRef<int32_t> perm = trans.getOrder();
+    SmallVector<unsigned> inv(perm.size());
+    for (unsigned i = 0; i < perm.size(); ++i)
+      inv[perm[i]] = i;
+    auto permute = [&](ArrayRef<unsigned> v) {
+      SmallVector<unsigned> r;
+      for (int32_t p : perm)
+        r.push_back(v[p]);
+      return r;
+    };
+    SmallVector<unsigned> order;
+    for (unsigned o : blocked.getOrder())
+      order.push_back(inv[o]);
+    auto ret = ttg::BlockedEncodingAttr::get(
+        ctx, permute(blocked.getSizePerThread()), permute(blocked.getThreadsPerWarp()),
+        permute(blocked.getWarpsPerCTA()), order, {});
+    trans.getResult().setType(withEncoding(trans.getType(), ret));
+    return success();
+  }
+  if (auto dot = dyn_cast<triton::DotOp>(op)) {
+    auto cType = cast<RankedTensorType>(dot.getC().getType());
+    Attribute parent = defaultEncoding(cType.getShape());
+    require(op, 2, withEncoding(cType, parent));
+    for (unsigned i = 0; i < 2; ++i)
+      require(op, i, withEncoding(op->getOperand(i).getType(),
+                                  ttg::DotOperandEncodingAttr::get(ctx, i, parent, 0)));
+    dot.getResult().setType(withEncoding(dot.getType(), parent));
+    return success();
+  }
+  // Structured control flow: every carried tensor in its default layout.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    requireDefaults(op);
+    setDefaultBlockArgs(*loop.getBody());
+    setDefaultResults(op);
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    requireDefaults(op);
+    setDefaultBlockArgs(loop.getBefore().front());
+    setDefaultBlockArgs(loop.getAfter().front());
+    setDefaultResults(op);
+    return success();
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    Type t = defaultType(constant.getType());
+    if (t == constant.getType())
+      return success();
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (!dense)
+      return op->emitError("convert-triton-to-tritongpu: tensor constant "
+                           "without dense elements");
+    constant.setValueAttr(dense.reshape(cast<ShapedType>(t)));
+    constant.getResult().setType(t);
+    return success();
+  }
+  // Everything else: operands and results in the default layouts. Region
+  // ops that reach here (scf.if, tt.reduce's region ops) have scalar or
+  // already-converted block arguments.
+  requireDefaults(op);
+  setDefaultResults(op);
+  return success();
+}
+
+} // namespace

@@ -1,0 +1,78 @@
+// RUN: tgpu-opt %s -split-input-file --convert-triton-to-tritongpu="target=cuda:90 num-warps=4" | FileCheck %s
+// RUN: tgpu-opt %s -split-input-file --convert-triton-to-tritongpu="target=cuda:80 num-warps=8" | FileCheck %s --check-prefix=W8
+// Default layouts (the same Triton 3.6 chooses, see
+// corpus/kernels/triton_passes): one element per thread, lanes then warps
+// spread from the fastest (last) dim; module attributes set.
+
+// CHECK-DAG: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B16:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[COL:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+// CHECK: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}
+// W8: "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80"
+// W8-DAG: #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+// CHECK-LABEL: tt.func @layouts
+tt.func @layouts(%p: !tt.ptr<f32>) -> tensor<16xf32> {
+  // CHECK: tt.make_range {{.*}} : tensor<16xi32, #[[B1]]>
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  // expand_dims reads a slice of a layout with a size-1 dim inserted.
+  // CHECK: %[[S:.*]] = ttg.convert_layout %{{.*}} : tensor<16xi32, #[[B1]]> -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #[[COL]]}>>
+  // CHECK: tt.expand_dims %[[S]] {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #[[COL]]}>> -> tensor<16x1xi32, #[[COL]]>
+  %e = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  // broadcast keeps its operand's layout; the add converts to the default.
+  // CHECK: tt.broadcast {{.*}} -> tensor<16x16xi32, #[[COL]]>
+  %b = tt.broadcast %e : tensor<16x1xi32> -> tensor<16x16xi32>
+  %z = arith.constant dense<0> : tensor<16x16xi32>
+  // CHECK: arith.constant dense<0> : tensor<16x16xi32, #[[B16]]>
+  // CHECK: ttg.convert_layout {{.*}} : tensor<16x16xi32, #[[COL]]> -> tensor<16x16xi32, #[[B16]]>
+  // CHECK: arith.addi {{.*}} : tensor<16x16xi32, #[[B16]]>
+  %s = arith.addi %b, %z : tensor<16x16xi32>
+  %f = arith.sitofp %s : tensor<16x16xi32> to tensor<16x16xf32>
+  // A reduction gives a slice of its operand's layout.
+  // CHECK: "tt.reduce"
+  // CHECK: -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #[[B16]]}>>
+  %red = "tt.reduce"(%f) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %c: f32):
+    %m = arith.addf %a, %c : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<16x16xf32>) -> tensor<16xf32>
+  // The returned tensor is in the default layout of the signature.
+  // CHECK: ttg.convert_layout {{.*}} -> tensor<16xf32, #[[B1]]>
+  // CHECK: tt.return {{.*}} : tensor<16xf32, #[[B1]]>
+  tt.return %red : tensor<16xf32>
+}
+
+// -----
+
+// tt.dot: the operands become #ttg.dot_op of the result's layout (the FMA
+// path); tt.trans permutes its operand's layout.
+// CHECK-DAG: #[[C:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[T:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func @dot
+tt.func @dot(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // CHECK: tt.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<16x16xf32, #[[C]]> -> tensor<16x16xf32, #[[T]]>
+  %bt = tt.trans %b {order = array<i32: 1, 0>} : tensor<16x16xf32> -> tensor<16x16xf32>
+  // CHECK: ttg.convert_layout %{{.*}} : tensor<16x16xf32, #[[C]]> -> tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #[[C]]}>>
+  // CHECK: ttg.convert_layout %{{.*}} : tensor<16x16xf32, #[[T]]> -> tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #[[C]]}>>
+  // CHECK: tt.dot {{.*}} -> tensor<16x16xf32, #[[C]]>
+  %d = tt.dot %a, %bt, %c : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  tt.return %d : tensor<16x16xf32>
+}
+
+// -----
+
+// Loop-carried tensors use the default layout in the init values, block
+// arguments, yields and results.
+// CHECK-LABEL: tt.func @loop
+tt.func @loop(%n: i32) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %init = arith.constant dense<0.0> : tensor<64xf32>
+  %one = arith.constant dense<1.0> : tensor<64xf32>
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64xf32, #[[L:.*]]>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64xf32>) : i32 {
+    // CHECK: arith.addf %[[ACC]], %{{.*}} : tensor<64xf32, #[[L]]>
+    %next = arith.addf %acc, %one : tensor<64xf32>
+    scf.yield %next : tensor<64xf32>
+  }
+  tt.return %r : tensor<64xf32>
+}
