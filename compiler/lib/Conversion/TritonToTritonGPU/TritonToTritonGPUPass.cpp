@@ -8,6 +8,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <map>
+
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_CONVERTTRITONTOTRITONGPU
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h.inc"
@@ -20,9 +22,16 @@ ttg::BlockedEncodingAttr
 mlir::tgpu::getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                       int numWarps, int threadsPerWarp,
                                       int numCTAs) {
+  return getBlockedEncoding(ctx, shape, SmallVector<unsigned>(shape.size(), 1),
+                            numWarps, threadsPerWarp);
+}
+
+ttg::BlockedEncodingAttr
+mlir::tgpu::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                               ArrayRef<unsigned> sizePerThread, int numWarps,
+                               int threadsPerWarp) {
   unsigned rank = shape.size();
-  SmallVector<unsigned> order(rank), sizePerThread(rank, 1), lanes(rank, 1),
-      warps(rank, 1);
+  SmallVector<unsigned> order(rank), lanes(rank, 1), warps(rank, 1);
   for (unsigned i = 0; i < rank; ++i)
     order[i] = rank - 1 - i;
   // From the fastest dim: as many threads as the dim has elements (lanes
@@ -34,7 +43,8 @@ mlir::tgpu::getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
     unsigned d = order[k];
     unsigned threads = std::clamp<unsigned>(
         remainingThreads, 1,
-        std::max<unsigned>(1, unsigned(std::min<int64_t>(shape[d], 1u << 30))));
+        std::max<unsigned>(
+            1, unsigned(std::min<int64_t>(shape[d], 1u << 30) / sizePerThread[d])));
     lanes[d] = std::clamp<unsigned>(threads, 1, remainingLanes);
     warps[d] = std::clamp<unsigned>(threads / lanes[d], 1, remainingWarps);
     remainingWarps /= warps[d];
@@ -134,14 +144,43 @@ private:
     OpBuilder b(op);
     op->setOperand(i, b.create<ttg::ConvertLayoutOp>(op->getLoc(), want, v));
   }
+  // The value `v` in layout type `want`: one ttg.convert_layout per value
+  // and type, placed right after v's definition and shared by all users
+  // (as Triton's type-conversion materializations are).
+  Value materialize(Value v, Type want) {
+    if (v.getType() == want)
+      return v;
+    auto key = std::make_pair(v.getAsOpaquePointer(), want.getAsOpaquePointer());
+    auto it = converted.find(key);
+    if (it != converted.end())
+      return it->second;
+    OpBuilder b(&getContext());
+    if (Operation *def = v.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+    Value c = b.create<ttg::ConvertLayoutOp>(v.getLoc(), want, v);
+    converted[key] = c;
+    return c;
+  }
   // Every tensor operand in the default layout of its shape.
   void requireDefaults(Operation *op) {
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       Type t = op->getOperand(i).getType();
-      auto tensor = dyn_cast<RankedTensorType>(t);
-      if (tensor)
-        require(op, i, withEncoding(t, defaultEncoding(tensor.getShape())));
+      if (auto tensor = dyn_cast<RankedTensorType>(t))
+        op->setOperand(i, materialize(op->getOperand(i),
+                                      withEncoding(t, defaultEncoding(tensor.getShape()))));
     }
+  }
+  std::map<std::pair<const void *, const void *>, Value> converted;
+  // Users see `v` in `want`: a convert right after v's definition takes
+  // over all of v's uses (Triton's patterns convert back to the type the
+  // type converter gives).
+  void backToDefault(Value v, Type want) {
+    if (v.getType() == want)
+      return;
+    Value c = materialize(v, want);
+    v.replaceAllUsesExcept(c, c.getDefiningOp());
   }
   void setDefaultResults(Operation *op) {
     for (Value r : op->getResults())
@@ -221,7 +260,9 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
         ctx, insert(blocked.getSizePerThread()), insert(blocked.getThreadsPerWarp()),
         insert(blocked.getWarpsPerCTA()), order, {});
     require(op, 0, withEncoding(srcType, ttg::SliceEncodingAttr::get(ctx, axis, ret)));
+    Type defaultRet = defaultType(ed.getType());
     ed.getResult().setType(withEncoding(ed.getType(), ret));
+    backToDefault(ed.getResult(), defaultRet);
     return success();
   }
   if (auto trans = dyn_cast<triton::TransOp>(op)) {
@@ -255,12 +296,61 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
   }
   if (auto dot = dyn_cast<triton::DotOp>(op)) {
     auto cType = cast<RankedTensorType>(dot.getC().getType());
-    Attribute parent = defaultEncoding(cType.getShape());
-    require(op, 2, withEncoding(cType, parent));
+    // The FMA dot's layout: 2x2 or 4x4 elements per thread in the two
+    // matrix dims when there are enough elements per thread (4 or 16).
+    ArrayRef<int64_t> shape = cType.getShape();
+    unsigned rank = shape.size();
+    int64_t perThread = cType.getNumElements() / (int64_t(numWarps) * threadsPerWarp);
+    SmallVector<unsigned> spt(rank, 1);
+    unsigned tile = perThread >= 16 ? 4 : perThread >= 4 ? 2 : 1;
+    spt[rank - 1] = unsigned(std::min<int64_t>(tile, shape[rank - 1]));
+    spt[rank - 2] = unsigned(std::min<int64_t>(tile, shape[rank - 2]));
+    Attribute parent =
+        mlir::tgpu::getBlockedEncoding(ctx, shape, spt, numWarps, threadsPerWarp);
+    Type defaultRet = defaultType(dot.getType());
+    // Triton converts all three operands right before the dot (the
+    // accumulator even when it already has the layout).
     for (unsigned i = 0; i < 2; ++i)
       require(op, i, withEncoding(op->getOperand(i).getType(),
                                   ttg::DotOperandEncodingAttr::get(ctx, i, parent, 0)));
+    {
+      OpBuilder b(op);
+      op->setOperand(2, b.create<ttg::ConvertLayoutOp>(
+                            op->getLoc(), withEncoding(cType, parent),
+                            op->getOperand(2)));
+    }
     dot.getResult().setType(withEncoding(dot.getType(), parent));
+    backToDefault(dot.getResult(), defaultRet);
+    return success();
+  }
+  if (auto cat = dyn_cast<triton::CatOp>(op)) {
+    // The result holds both operands' registers: when its default layout
+    // gives a thread fewer elements than the two operands together, the
+    // fastest dim's elements per thread grow to the next power of two.
+    requireDefaults(op);
+    auto retType = cast<RankedTensorType>(defaultType(cat.getType()));
+    auto ret = cast<ttg::BlockedEncodingAttr>(retType.getEncoding());
+    auto regs = [](RankedTensorType t) {
+      auto b = cast<ttg::BlockedEncodingAttr>(t.getEncoding());
+      int64_t n = 1;
+      for (unsigned d = 0; d < t.getRank(); ++d) {
+        int64_t tile = int64_t(b.getSizePerThread()[d]) * b.getThreadsPerWarp()[d] *
+                       b.getWarpsPerCTA()[d];
+        n *= b.getSizePerThread()[d] * std::max<int64_t>(1, t.getShape()[d] / tile);
+      }
+      return n;
+    };
+    int64_t want = int64_t(llvm::PowerOf2Ceil(
+        regs(cast<RankedTensorType>(cat.getLhs().getType())) +
+        regs(cast<RankedTensorType>(cat.getRhs().getType()))));
+    int64_t have = regs(retType);
+    if (want > have) {
+      SmallVector<unsigned> spt(ret.getSizePerThread());
+      spt[ret.getOrder()[0]] *= unsigned(want / have);
+      ret = ttg::BlockedEncodingAttr::get(ctx, spt, ret.getThreadsPerWarp(),
+                                          ret.getWarpsPerCTA(), ret.getOrder(), {});
+    }
+    cat.getResult().setType(withEncoding(cat.getType(), ret));
     return success();
   }
   // Structured control flow: every carried tensor in its default layout.
@@ -288,6 +378,22 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
     constant.setValueAttr(dense.reshape(cast<ShapedType>(t)));
     constant.getResult().setType(t);
     return success();
+  }
+  // The conversion driver Triton uses folds an op before converting it;
+  // fold the ones that become existing values (x + 0, x * 1, ...).
+  if (op->getNumRegions() == 0 && op->getNumResults() > 0 &&
+      !isa<arith::ConstantOp>(op)) {
+    SmallVector<OpFoldResult> folded;
+    if (succeeded(op->fold(folded)) && folded.size() == op->getNumResults() &&
+        llvm::all_of(folded, [&](OpFoldResult f) {
+          // An in-place fold returns the op's own results: keep the op.
+          return isa<Value>(f) && cast<Value>(f).getDefiningOp() != op;
+        })) {
+      for (auto [r, f] : llvm::zip(op->getResults(), folded))
+        r.replaceAllUsesWith(cast<Value>(f));
+      op->erase();
+      return success();
+    }
   }
   // Everything else: operands and results in the default layouts. Region
   // ops that reach here (scf.if, tt.reduce's region ops) have scalar or

@@ -7,6 +7,7 @@
 // CHECK-DAG: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[B16:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[COL:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+// CHECK-DAG: #[[DEF:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}
 // W8: "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80"
 // W8-DAG: #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
@@ -14,17 +15,21 @@
 tt.func @layouts(%p: !tt.ptr<f32>) -> tensor<16xf32> {
   // CHECK: tt.make_range {{.*}} : tensor<16xi32, #[[B1]]>
   %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-  // expand_dims reads a slice of a layout with a size-1 dim inserted.
+  // expand_dims reads a slice of its operand's layout with a size-1 dim
+  // inserted (order 0, 1, ...), and its result goes back to the default.
   // CHECK: %[[S:.*]] = ttg.convert_layout %{{.*}} : tensor<16xi32, #[[B1]]> -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #[[COL]]}>>
-  // CHECK: tt.expand_dims %[[S]] {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #[[COL]]}>> -> tensor<16x1xi32, #[[COL]]>
+  // CHECK: %[[E:.*]] = tt.expand_dims %[[S]] {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #[[COL]]}>> -> tensor<16x1xi32, #[[COL]]>
+  // CHECK: %[[ED:.*]] = ttg.convert_layout %[[E]] : tensor<16x1xi32, #[[COL]]> -> tensor<16x1xi32, #[[DEF]]>
   %e = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
-  // broadcast keeps its operand's layout; the add converts to the default.
-  // CHECK: tt.broadcast {{.*}} -> tensor<16x16xi32, #[[COL]]>
+  // broadcast keeps its operand's layout; its user converts to the default.
+  // CHECK: %[[BC:.*]] = tt.broadcast %[[ED]] : tensor<16x1xi32, #[[DEF]]> -> tensor<16x16xi32, #[[DEF]]>
+  // CHECK: %[[BCD:.*]] = ttg.convert_layout %[[BC]] : tensor<16x16xi32, #[[DEF]]> -> tensor<16x16xi32, #[[B16]]>
   %b = tt.broadcast %e : tensor<16x1xi32> -> tensor<16x16xi32>
-  %z = arith.constant dense<0> : tensor<16x16xi32>
   // CHECK: arith.constant dense<0> : tensor<16x16xi32, #[[B16]]>
-  // CHECK: ttg.convert_layout {{.*}} : tensor<16x16xi32, #[[COL]]> -> tensor<16x16xi32, #[[B16]]>
-  // CHECK: arith.addi {{.*}} : tensor<16x16xi32, #[[B16]]>
+  %z = arith.constant dense<0> : tensor<16x16xi32>
+  // x + 0 folds away during the conversion, as in Triton.
+  // CHECK-NOT: arith.addi
+  // CHECK: arith.sitofp %[[BCD]] : tensor<16x16xi32, #[[B16]]> to tensor<16x16xf32, #[[B16]]>
   %s = arith.addi %b, %z : tensor<16x16xi32>
   %f = arith.sitofp %s : tensor<16x16xi32> to tensor<16x16xf32>
   // A reduction gives a slice of its operand's layout.
@@ -56,6 +61,20 @@ tt.func @dot(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>
   // CHECK: tt.dot {{.*}} -> tensor<16x16xf32, #[[C]]>
   %d = tt.dot %a, %bt, %c : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
   tt.return %d : tensor<16x16xf32>
+}
+
+// -----
+
+// A dot with 32 elements per thread: its layout holds 4x4 per thread, and
+// the result goes back to the default layout.
+// CHECK-DAG: #[[D:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[F:.*]] = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @big_dot
+tt.func @big_dot(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #[[F]]>
+  // CHECK: ttg.convert_layout {{.*}} : tensor<64x64xf32, #[[F]]> -> tensor<64x64xf32, #[[D]]>
+  %d = tt.dot %a, %b, %c : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  tt.return %d : tensor<64x64xf32>
 }
 
 // -----

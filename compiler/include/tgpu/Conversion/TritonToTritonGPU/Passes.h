@@ -20,6 +20,14 @@ triton::gpu::BlockedEncodingAttr
 getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
                           int numWarps, int threadsPerWarp, int numCTAs);
 
+// Triton's blocked layout for `shape` with the given elements per thread:
+// lanes then warps spread from the last dim (each dim taking up to
+// shape / sizePerThread threads), the first dim taking what is left.
+triton::gpu::BlockedEncodingAttr
+getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                   ArrayRef<unsigned> sizePerThread, int numWarps,
+                   int threadsPerWarp);
+
 } // namespace mlir::tgpu
 
 #endif
