@@ -17,6 +17,8 @@ using namespace tgpu::layout;
 
 namespace {
 
+// Only the benchmark's own fixed layouts come here; a failure is a bug in
+// the benchmark, not an input.
 LinearLayout must(llvm::Expected<LinearLayout> l) {
   if (!l) {
     llvm::errs() << llvm::toString(l.takeError()) << "\n";

@@ -427,6 +427,15 @@ private:
     r.resize(r.numel());
     return r;
   }
+  // A zero tensor of `result`'s element type with the shape of `like`.
+  Expected<Tensor> freshLike(Value result, const Tensor &like) {
+    Expected<Tensor> r = fresh(result);
+    if (!r)
+      return r.takeError();
+    r->shape = like.shape;
+    r->resize(like.numel());
+    return r;
+  }
   void set(Value v, Tensor t) { env[v.getAsOpaquePointer()] = std::move(t); }
 
   Expected<std::vector<Tensor>> runRegion(Region &region,
@@ -445,12 +454,7 @@ private:
   Error execFor(scf::ForOp op);
   Error execWhile(scf::WhileOp op);
   Error execIf(scf::IfOp op);
-
-  // Evaluates a combine region on scalar operands.
-  Expected<std::vector<Tensor>> combine(Region &region,
-                                        std::vector<Tensor> operands) {
-    return runRegion(region, std::move(operands));
-  }
+  Error execBitcast(Operation &op);
 };
 
 Tensor scalarOf(const Tensor &t, int64_t idx) {
@@ -688,11 +692,9 @@ Error Program::execArith(Operation &op, llvm::StringRef name) {
   int64_t n = a.numel();
 
   if (name == "arith.cmpi" || name == "arith.cmpf") {
-    Expected<Tensor> r = fresh(op.getResult(0));
+    Expected<Tensor> r = freshLike(op.getResult(0), a);
     if (!r)
       return r.takeError();
-    r->shape = a.shape;
-    r->resize(n);
     if (name == "arith.cmpi") {
       auto pred = cast<arith::CmpIOp>(op).getPredicate();
       unsigned bits = a.type.bits;
@@ -914,13 +916,13 @@ Error Program::execArith(Operation &op, llvm::StringRef name) {
 }
 
 Error Program::execCast(Operation &op, llvm::StringRef name) {
+  if (name == "arith.bitcast")
+    return execBitcast(op);
   const Tensor &a = get(op.getOperand(0));
-  Expected<Tensor> r = fresh(op.getResult(0));
+  Expected<Tensor> r = freshLike(op.getResult(0), a);
   if (!r)
     return r.takeError();
-  r->shape = a.shape;
   int64_t n = a.numel();
-  r->resize(n);
   unsigned from = a.type.bits, to = r->type.bits;
   if (name == "arith.extsi")
     for (int64_t k = 0; k < n; ++k)
@@ -953,27 +955,7 @@ Error Program::execCast(Operation &op, llvm::StringRef name) {
   } else if (name == "arith.extf" || name == "arith.truncf")
     for (int64_t k = 0; k < n; ++k)
       r->f[k] = roundTo(r->type, a.f[k]);
-  else if (name == "arith.bitcast") {
-    ScalarKind fromK = a.type.isFloat()
-                           ? (a.type.bits == 16 ? (a.type.bf16 ? ScalarKind::BF16
-                                                               : ScalarKind::F16)
-                                                : a.type.bits == 32 ? ScalarKind::F32
-                                                                    : ScalarKind::F64)
-                           : ScalarKind::I64;
-    ScalarKind toK = r->type.isFloat()
-                         ? (r->type.bits == 16 ? (r->type.bf16 ? ScalarKind::BF16
-                                                               : ScalarKind::F16)
-                                               : r->type.bits == 32 ? ScalarKind::F32
-                                                                    : ScalarKind::F64)
-                         : ScalarKind::I64;
-    for (int64_t k = 0; k < n; ++k) {
-      uint64_t bits = a.type.isFloat() ? bitsFromFloat(a.f[k], fromK) : a.i[k];
-      if (r->type.isFloat())
-        r->f[k] = floatFromBits(bits, toK);
-      else
-        r->i[k] = maskBits(bits, to);
-    }
-  } else
+  else
     return unsupported(&op);
   set(op.getResult(0), std::move(*r));
   return Error::success();
@@ -1195,35 +1177,13 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
     set(op.getResult(0), std::move(r));
     return Error::success();
   }
-  if (name == "tt.bitcast") {
-    // Same bits, another element type of the same width (ints, floats,
-    // pointers).
-    const Tensor &a = get(op.getOperand(0));
-    Expected<Tensor> r = fresh(op.getResult(0));
-    if (!r)
-      return r.takeError();
-    r->shape = a.shape;
-    r->resize(a.numel());
-    if (r->type.kind == ElemType::Ptr)
-      r->i.resize(a.numel());
-    for (int64_t k = 0; k < a.numel(); ++k) {
-      uint64_t bits = a.type.isFloat() ? bitsFromFloat(a.f[k], kindOfFloat(a.type))
-                                       : a.i[k];
-      if (r->type.isFloat())
-        r->f[k] = floatFromBits(bits, kindOfFloat(r->type));
-      else
-        r->i[k] = r->type.kind == ElemType::Ptr ? bits : maskBits(bits, r->type.bits);
-    }
-    set(op.getResult(0), std::move(*r));
-    return Error::success();
-  }
+  if (name == "tt.bitcast")
+    return execBitcast(op);
   if (name == "tt.fp_to_fp") {
     const Tensor &a = get(op.getOperand(0));
-    Expected<Tensor> r = fresh(op.getResult(0));
+    Expected<Tensor> r = freshLike(op.getResult(0), a);
     if (!r)
       return r.takeError();
-    r->shape = a.shape;
-    r->resize(a.numel());
     auto fp = cast<triton::FpToFpOp>(op);
     bool rtz = fp.getRounding() && *fp.getRounding() == triton::RoundingMode::RTZ;
     ScalarKind toK = kindOfFloat(r->type);
@@ -1357,6 +1317,25 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
   return unsupported(&op);
 }
 
+// arith.bitcast / tt.bitcast: the same bits as another element type of one
+// width (floats, integers, pointers).
+Error Program::execBitcast(Operation &op) {
+  const Tensor &a = get(op.getOperand(0));
+  Expected<Tensor> r = freshLike(op.getResult(0), a);
+  if (!r)
+    return r.takeError();
+  for (int64_t k = 0; k < a.numel(); ++k) {
+    uint64_t bits =
+        a.type.isFloat() ? bitsFromFloat(a.f[k], kindOfFloat(a.type)) : a.i[k];
+    if (r->type.isFloat())
+      r->f[k] = floatFromBits(bits, kindOfFloat(r->type));
+    else
+      r->i[k] = r->type.kind == ElemType::Ptr ? bits : maskBits(bits, r->type.bits);
+  }
+  set(op.getResult(0), std::move(*r));
+  return Error::success();
+}
+
 // libdevice functions by symbol (float and double variants): the value of the
 // exact function, rounded to the result type.
 Error Program::execExtern(Operation &op) {
@@ -1381,15 +1360,13 @@ Error Program::execExtern(Operation &op) {
               .Case("copysign",
                     [](double x, double y) { return std::copysign(x, y); })
               .Default(nullptr);
-  Expected<Tensor> r = fresh(op.getResult(0));
+  const Tensor &a = get(op.getOperand(0));
+  Expected<Tensor> r = freshLike(op.getResult(0), a);
   if (!r)
     return r.takeError();
   if (!r->type.isFloat() || (f1 && op.getNumOperands() != 1) ||
       (f2 && op.getNumOperands() != 2) || (!f1 && !f2))
     return unsupported(&op, "no reference for libdevice function '" + sym + "'");
-  const Tensor &a = get(op.getOperand(0));
-  r->shape = a.shape;
-  r->resize(a.numel());
   for (int64_t k = 0; k < a.numel(); ++k)
     r->f[k] = roundTo(r->type, f1 ? f1(a.f[k]) : f2(a.f[k], get(op.getOperand(1)).f[k]));
   set(op.getResult(0), std::move(*r));
@@ -1590,11 +1567,9 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
         pad.i = {0};
       other = &pad;
     }
-    Expected<Tensor> r = fresh(op.getResult(0));
+    Expected<Tensor> r = freshLike(op.getResult(0), ptr);
     if (!r)
       return r.takeError();
-    r->shape = ptr.shape;
-    r->resize(n);
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !(mask->i[mask->shape.empty() ? 0 : e] & 1)) {
         if (other)
@@ -1635,11 +1610,9 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     std::string rmw;
     if (!cas)
       rmw = triton::stringifyRMWOp(cast<triton::AtomicRMWOp>(op).getAtomicRmwOp()).str();
-    Expected<Tensor> r = fresh(op.getResult(0));
+    Expected<Tensor> r = freshLike(op.getResult(0), ptr);
     if (!r)
       return r.takeError();
-    r->shape = ptr.shape;
-    r->resize(n);
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !(mask->i[mask->shape.empty() ? 0 : e] & 1))
         continue;
@@ -1923,7 +1896,7 @@ Error Program::execReduce(Operation &op, bool scan) {
           std::vector<Tensor> args = acc;
           for (const Tensor *t : ins)
             args.push_back(scalarOf(*t, src));
-          Expected<std::vector<Tensor>> r = combine(region, std::move(args));
+          Expected<std::vector<Tensor>> r = runRegion(region, std::move(args));
           if (!r)
             return r.takeError();
           acc = std::move(*r);

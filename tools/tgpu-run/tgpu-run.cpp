@@ -8,6 +8,7 @@
 // ptr:T=@FILE. Exit status: 0 success, 1 bad input or unsupported op,
 // 2 undefined behaviour (or a failed device assertion) in the kernel.
 #include "Interpreter.h"
+#include "Values.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -73,13 +74,9 @@ void putElement(std::vector<uint8_t> &bytes, size_t k, ScalarKind kind,
     std::memcpy(&bits, &h, 2);
     break;
   }
-  case ScalarKind::BF16: {
-    float f = float(fv);
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    bits = (u + 0x7FFF + ((u >> 16) & 1)) >> 16;
+  case ScalarKind::BF16:
+    bits = bf16BitsFromFloat(floatRoundToOdd(fv));
     break;
-  }
   case ScalarKind::F32: {
     float f = float(fv);
     std::memcpy(&bits, &f, 4);

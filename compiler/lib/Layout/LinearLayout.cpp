@@ -558,7 +558,6 @@ bool LinearLayout::isTrivialOver(ArrayRef<std::string> dims) const {
     return false;
   // Pack the square block's out bits in out order and compare with 1, 2, 4..
   uint64_t dimsMask = 0;
-  std::vector<int> offsets;
   for (size_t k = 0; k < outs.size(); ++k)
     if (llvm::is_contained(dims, outs[k].name))
       dimsMask |= outMask(k);
