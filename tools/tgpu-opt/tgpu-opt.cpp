@@ -5,6 +5,9 @@
 #include "mlir/Transforms/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/InitAllDialects.h"
+#include "tgpu/Transforms/Passes.h"
+
+#include "TestPasses.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -13,6 +16,8 @@ int main(int argc, char **argv) {
   // inline, symbol-dce, licm, ...).
   mlir::registerTransformsPasses();
   mlir::tgpu::registerTritonToTritonGPUPasses();
+  mlir::tgpu::registerTritonGPUTransformsPasses();
+  mlir::tgpu::registerTestPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tgpu optimizer driver\n", registry));
 }

@@ -30,35 +30,11 @@ ttg::BlockedEncodingAttr
 mlir::tgpu::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                ArrayRef<unsigned> sizePerThread, int numWarps,
                                int threadsPerWarp) {
-  unsigned rank = shape.size();
-  SmallVector<unsigned> order(rank), lanes(rank, 1), warps(rank, 1);
-  for (unsigned i = 0; i < rank; ++i)
-    order[i] = rank - 1 - i;
-  // From the fastest dim: as many threads as the dim has elements (lanes
-  // first, then warps), the slowest dim taking whatever is left.
-  unsigned remainingLanes = threadsPerWarp, remainingWarps = numWarps;
-  unsigned remainingThreads = numWarps * threadsPerWarp;
-  unsigned usedLanes = 1, usedWarps = 1;
-  for (unsigned k = 0; k + 1 < rank; ++k) {
-    unsigned d = order[k];
-    unsigned threads = std::clamp<unsigned>(
-        remainingThreads, 1,
-        std::max<unsigned>(
-            1, unsigned(std::min<int64_t>(shape[d], 1u << 30) / sizePerThread[d])));
-    lanes[d] = std::clamp<unsigned>(threads, 1, remainingLanes);
-    warps[d] = std::clamp<unsigned>(threads / lanes[d], 1, remainingWarps);
-    remainingWarps /= warps[d];
-    remainingLanes /= lanes[d];
-    remainingThreads /= threads;
-    usedLanes *= lanes[d];
-    usedWarps *= warps[d];
-  }
-  if (rank > 0) {
-    lanes[order[rank - 1]] = threadsPerWarp / usedLanes;
-    warps[order[rank - 1]] = numWarps / usedWarps;
-  }
-  return ttg::BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order,
-                                       {});
+  SmallVector<unsigned> order(shape.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = order.size() - 1 - i;
+  return ttg::getBlockedEncoding(ctx, shape, sizePerThread, order, numWarps,
+                                 threadsPerWarp);
 }
 
 namespace {

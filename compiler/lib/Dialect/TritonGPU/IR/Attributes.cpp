@@ -849,3 +849,34 @@ LogicalResult SharedLinearEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, 
                                                        function_ref<InFlightDiagnostic()> emitError) const {
   return checkRank(emitError, "shared_linear", getRank(), shape);
 }
+
+BlockedEncodingAttr mlir::triton::gpu::getBlockedEncoding(
+    MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<unsigned> sizePerThread,
+    ArrayRef<unsigned> order, int numWarps, int threadsPerWarp,
+    ArrayRef<int32_t> cgaBases) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
+  unsigned remainingLanes = threadsPerWarp, remainingWarps = numWarps;
+  unsigned remainingThreads = numWarps * threadsPerWarp;
+  unsigned usedLanes = 1, usedWarps = 1;
+  for (unsigned k = 0; k + 1 < rank; ++k) {
+    unsigned d = order[k];
+    unsigned threads = std::clamp<unsigned>(
+        remainingThreads, 1,
+        std::max<unsigned>(1, unsigned(std::min<int64_t>(shape[d], 1u << 30) /
+                                       sizePerThread[d])));
+    lanes[d] = std::clamp<unsigned>(threads, 1, remainingLanes);
+    warps[d] = std::clamp<unsigned>(threads / lanes[d], 1, remainingWarps);
+    remainingWarps /= warps[d];
+    remainingLanes /= lanes[d];
+    remainingThreads /= threads;
+    usedLanes *= lanes[d];
+    usedWarps *= warps[d];
+  }
+  if (rank > 0) {
+    lanes[order[rank - 1]] = threadsPerWarp / usedLanes;
+    warps[order[rank - 1]] = numWarps / usedWarps;
+  }
+  return BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order,
+                                  cgaBases);
+}

@@ -30,6 +30,17 @@ unsigned getEncodingRank(Attribute enc);
 // Blocked, mma or linear at the root of slice/dot_op chains.
 Attribute getRootEncoding(Attribute enc);
 
+// Triton's blocked layout for `shape` with `sizePerThread` elements per thread
+// and dims `order`ed fastest first: lanes, then warps, go to the fastest dims
+// first (each taking at most shape / sizePerThread threads), and the slowest
+// dim takes whatever is left.
+BlockedEncodingAttr getBlockedEncoding(MLIRContext *ctx,
+                                       ArrayRef<int64_t> shape,
+                                       ArrayRef<unsigned> sizePerThread,
+                                       ArrayRef<unsigned> order, int numWarps,
+                                       int threadsPerWarp,
+                                       ArrayRef<int32_t> cgaBases = {});
+
 } // namespace mlir::triton::gpu
 
 #define GET_OP_CLASSES
