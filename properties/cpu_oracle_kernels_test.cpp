@@ -410,7 +410,7 @@ TEST(CpuOracleKernels, LayerNormRows) {
 }
 
 TEST(CpuOracleKernels, RowSumLoop) {
-  auto m = parseKernel("row_sum_loop.ttir");
+  auto m = parseKernel("row_sum_loop_blocks.ttir");
   ASSERT_TRUE(m);
   const int64_t rows = 3, stride = 101;
   for (int64_t n : {5, 32, 100}) {

@@ -1,7 +1,12 @@
 // ttg op verifiers.
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "tgpu/Layout/AttrConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
@@ -41,6 +46,274 @@ LogicalResult ConvertLayoutOp::verify() {
   if (!isDistributedEncoding(src.getEncoding()) || !isDistributedEncoding(dst.getEncoding()))
     return emitOpError("source and result must have distributed layouts");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp canonicalization (the rules Triton 3.6 applies): a convert
+// disappears into producers that can make any layout (splat, make_range,
+// splat constants, another convert, local_load, histogram, cheap cat and
+// reordering reshape) and into consumers that accept any layout (local_alloc,
+// local_store, gather sources, histogram) or an equivalent one (trans,
+// reshape, split).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::optional<tgpu::layout::LinearLayout> layoutOf(RankedTensorType type) {
+  if (!type.getEncoding())
+    return std::nullopt;
+  auto ll = tgpu::layout::toLinearLayout(type.getShape(), type.getEncoding());
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return std::nullopt;
+  }
+  return std::move(*ll);
+}
+
+// Source and result place every element identically: the convert moves
+// nothing.
+bool isConvertTrivial(ConvertLayoutOp cvt) {
+  auto src = cast<RankedTensorType>(cvt.getSrc().getType());
+  auto dst = cast<RankedTensorType>(cvt.getType());
+  if (src.getEncoding() == dst.getEncoding())
+    return true;
+  auto ls = layoutOf(src), ld = layoutOf(dst);
+  return ls && ld && *ls == *ld;
+}
+
+int64_t registersPerThread(RankedTensorType type) {
+  auto ll = layoutOf(type);
+  return ll && ll->hasInDim("register") ? ll->getInDimSize("register") : 0;
+}
+
+// Viewing `src` as `dst` needs data movement (different replication or a
+// different number of registers per thread).
+bool viewMovesData(RankedTensorType src, RankedTensorType dst) {
+  auto ls = layoutOf(src), ld = layoutOf(dst);
+  if (!ls || !ld)
+    return true;
+  for (auto [s, d] : llvm::zip(ls->getFreeVariableMasks(), ld->getFreeVariableMasks()))
+    if (s != d)
+      return true;
+  return ls->getInDimSize("register") != ld->getInDimSize("register");
+}
+
+bool hasDotOperandEncoding(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding());
+}
+
+// The result layout of split on a blocked source whose threads hold both
+// halves of the last dim (null otherwise).
+Attribute splitResultEncoding(Attribute src) {
+  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(src);
+  if (!blocked || !blocked.getCgaBases().empty() || blocked.getRank() < 2 ||
+      blocked.getSizePerThread().back() != 2 || blocked.getThreadsPerWarp().back() != 1 ||
+      blocked.getWarpsPerCTA().back() != 1)
+    return {};
+  unsigned last = blocked.getRank() - 1;
+  SmallVector<unsigned> order;
+  for (unsigned o : blocked.getOrder())
+    if (o != last)
+      order.push_back(o);
+  return BlockedEncodingAttr::get(src.getContext(), blocked.getSizePerThread().drop_back(),
+                                  blocked.getThreadsPerWarp().drop_back(),
+                                  blocked.getWarpsPerCTA().drop_back(), order, {});
+}
+
+// cvt(x) -> x, and cvt(producer) -> producer in the new layout.
+struct FoldConvertIntoProducer : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (op.getSrc().getType() == type) {
+      rewriter.replaceOp(op, op.getSrc());
+      return success();
+    }
+    // mma -> dot operand stays (fused attention keeps it explicit).
+    if (isa_and_nonnull<DotOperandEncodingAttr>(getEncoding(type)) &&
+        isa_and_nonnull<NvidiaMmaEncodingAttr>(getEncoding(op.getSrc().getType())))
+      return failure();
+    Operation *def = op.getSrc().getDefiningOp();
+    if (!def)
+      return failure();
+    if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+      if (!reshape.getAllowReorder() || reshape.getEfficientLayout() ||
+          viewMovesData(cast<RankedTensorType>(reshape.getSrc().getType()),
+                          cast<RankedTensorType>(type)))
+        return failure();
+      // Dot operand values are packed differently; views must not see them.
+      if (hasDotOperandEncoding(op.getSrc()) || hasDotOperandEncoding(op.getResult()))
+        return failure();
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, reshape.getResult(),
+                                             reshape.getAllowReorder());
+      return success();
+    }
+    if (auto histogram = dyn_cast<HistogramOp>(def)) {
+      rewriter.replaceOpWithNewOp<HistogramOp>(op, type, histogram.getSrc(),
+                                               histogram.getMask());
+      return success();
+    }
+    if (auto load = dyn_cast<LocalLoadOp>(def)) {
+      // At the load: memory effects may lie between it and the convert.
+      rewriter.setInsertionPoint(def);
+      rewriter.replaceOpWithNewOp<LocalLoadOp>(op, type, load.getSrc(), load.getToken());
+      return success();
+    }
+    if (auto cat = dyn_cast<CatOp>(def)) {
+      // Fewer registers per thread would need a real data exchange anyway.
+      if (registersPerThread(cast<RankedTensorType>(type)) <
+          registersPerThread(cast<RankedTensorType>(cat.getType())))
+        return failure();
+      rewriter.replaceOpWithNewOp<CatOp>(op, type, cat->getOperands());
+      return success();
+    }
+    if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
+      rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, type, inner.getSrc());
+      return success();
+    }
+    if (auto splat = dyn_cast<SplatOp>(def)) {
+      rewriter.replaceOpWithNewOp<SplatOp>(op, type, splat.getSrc());
+      return success();
+    }
+    if (auto range = dyn_cast<MakeRangeOp>(def)) {
+      rewriter.replaceOpWithNewOp<MakeRangeOp>(op, type, range.getStartAttr(),
+                                               range.getEndAttr());
+      return success();
+    }
+    if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+      auto splat = dyn_cast<SplatElementsAttr>(cst.getValue());
+      if (!splat)
+        return failure();
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, SplatElementsAttr::get(cast<ShapedType>(type), splat.getSplatValue<Attribute>()));
+      return success();
+    }
+    return failure();
+  }
+};
+
+// reshape(cvt(x)) -> reshape(x) when the convert moves nothing, or when the
+// reshape may reorder and viewing x directly is cheap.
+struct FoldConvertIntoReshape : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op, PatternRewriter &rewriter) const override {
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    if (!isConvertTrivial(cvt) &&
+        (viewMovesData(cast<RankedTensorType>(cvt.getSrc().getType()),
+                         cast<RankedTensorType>(op.getType())) ||
+         !op.getAllowReorder()))
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), cvt.getSrc(),
+                                           op.getAllowReorder(), op.getEfficientLayout());
+    return success();
+  }
+};
+
+// trans(x, identity) -> cvt(x); trans(cvt(x)) -> trans(x) when the convert
+// moves nothing.
+struct FoldConvertIntoTrans : public OpRewritePattern<TransOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransOp op, PatternRewriter &rewriter) const override {
+    ArrayRef<int32_t> order = op.getOrder();
+    bool identity = true;
+    for (size_t i = 0; i < order.size(); ++i)
+      identity &= order[i] == int32_t(i);
+    if (identity) {
+      if (!isDistributedEncoding(getEncoding(op.getType())) ||
+          !isDistributedEncoding(getEncoding(op.getSrc().getType())))
+        return failure();
+      rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(), op.getSrc());
+      return success();
+    }
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt || !isConvertTrivial(cvt))
+      return failure();
+    rewriter.replaceOpWithNewOp<TransOp>(op, op.getType(), cvt.getSrc(), op.getOrderAttr());
+    return success();
+  }
+};
+
+// histogram(cvt(x)) -> histogram(x), its mask converted along.
+struct FoldConvertIntoHistogram : public OpRewritePattern<HistogramOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(HistogramOp op, PatternRewriter &rewriter) const override {
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    Value src = cvt.getSrc();
+    Value mask = op.getMask();
+    if (mask)
+      mask = ConvertLayoutOp::create(rewriter, op.getLoc(), getI1SameShape(src.getType()), mask);
+    rewriter.replaceOpWithNewOp<HistogramOp>(op, op.getType(), src, mask);
+    return success();
+  }
+};
+
+// gather(cvt(src), idx) -> gather(src, idx): without a chosen layout the
+// source goes through shared memory anyway.
+struct FoldConvertIntoGatherSource : public OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op, PatternRewriter &rewriter) const override {
+    if (op.getEfficientLayout())
+      return failure();
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+
+// local_alloc(cvt(x)) / local_store(cvt(x)): shared memory takes any layout.
+struct FoldConvertIntoLocalAlloc : public OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op, PatternRewriter &rewriter) const override {
+    if (!op.getSrc())
+      return failure();
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+
+struct FoldConvertIntoLocalStore : public OpRewritePattern<LocalStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalStoreOp op, PatternRewriter &rewriter) const override {
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+
+// split(cvt(x)) -> split(x) when x's layout splits into the same results.
+struct FoldConvertIntoSplit : public OpRewritePattern<SplitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplitOp op, PatternRewriter &rewriter) const override {
+    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    Attribute splitEnc = splitResultEncoding(getEncoding(cvt.getSrc().getType()));
+    if (!splitEnc || splitEnc != getEncoding(op.getOutLHS().getType()))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+
+} // namespace
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                  MLIRContext *context) {
+  patterns.add<FoldConvertIntoProducer, FoldConvertIntoReshape, FoldConvertIntoTrans,
+               FoldConvertIntoGatherSource, FoldConvertIntoHistogram, FoldConvertIntoLocalAlloc,
+               FoldConvertIntoLocalStore, FoldConvertIntoSplit>(context);
 }
 
 // A tensor and a buffer hold the same elements: same shape and element type.

@@ -21,6 +21,8 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [SameOperandsAndResultShape,
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  // Folds converts into their producers and consumers (see Ops.cpp).
+  let hasCanonicalizer = 1;
 }
 
 def TTG_LocalAllocOp : TTG_Op<"local_alloc", [

@@ -1,0 +1,520 @@
+#include "tgpu/Transforms/LayoutUtils.h"
+
+#include "tgpu/Layout/AttrConversion.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
+using ::tgpu::layout::LinearLayout;
+
+namespace mlir::tgpu {
+
+std::optional<LinearLayout> getLinearLayout(ArrayRef<int64_t> shape,
+                                            Attribute encoding) {
+  if (!encoding)
+    return std::nullopt;
+  llvm::Expected<LinearLayout> ll =
+      ::tgpu::layout::toLinearLayout(shape, encoding);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return std::nullopt;
+  }
+  return std::move(*ll);
+}
+
+bool areLayoutsEquivalent(ArrayRef<int64_t> shape, Attribute a, Attribute b) {
+  if (a == b)
+    return true;
+  std::optional<LinearLayout> la = getLinearLayout(shape, a);
+  std::optional<LinearLayout> lb = getLinearLayout(shape, b);
+  return la && lb && *la == *lb;
+}
+
+int64_t getTotalElemsPerThread(ArrayRef<int64_t> shape, Attribute encoding) {
+  std::optional<LinearLayout> ll = getLinearLayout(shape, encoding);
+  if (!ll || !ll->hasInDim("register"))
+    return 0;
+  return ll->getInDimSize("register");
+}
+
+SmallVector<unsigned> getDistinctBasesPerDim(RankedTensorType type,
+                                             StringRef inDim) {
+  SmallVector<unsigned> perDim(type.getRank(), 1);
+  std::optional<LinearLayout> ll =
+      getLinearLayout(type.getShape(), type.getEncoding());
+  if (!ll || !ll->hasInDim(inDim))
+    return perDim;
+  // A basis moves along (at most) one dim; it doubles the positions covered
+  // in the first dim it moves.
+  for (int i = 0; i < ll->getInDimSizeLog2(inDim); ++i) {
+    LinearLayout::Basis basis = ll->getBasis(inDim, i);
+    for (size_t d = 0; d < basis.size() && d < perDim.size(); ++d)
+      if (basis[d] != 0) {
+        perDim[d] *= 2;
+        break;
+      }
+  }
+  return perDim;
+}
+
+bool viewMovesData(RankedTensorType src, RankedTensorType dst) {
+  std::optional<LinearLayout> ls =
+      getLinearLayout(src.getShape(), src.getEncoding());
+  std::optional<LinearLayout> ld =
+      getLinearLayout(dst.getShape(), dst.getEncoding());
+  if (!ls || !ld)
+    return true;
+  // Replicated elements must be replicated the same way in both.
+  auto srcMasks = ls->getFreeVariableMasks();
+  auto dstMasks = ld->getFreeVariableMasks();
+  for (auto [s, d] : llvm::zip(srcMasks, dstMasks))
+    if (s.first != d.first || s.second != d.second)
+      return true;
+  return ls->getInDimSize("register") != ld->getInDimSize("register");
+}
+
+bool catNeedsExchange(tt::CatOp cat, Attribute target) {
+  auto type = cast<RankedTensorType>(cat.getType());
+  return getTotalElemsPerThread(type.getShape(), target) <
+         getTotalElemsPerThread(type.getShape(), type.getEncoding());
+}
+
+bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst) {
+  std::optional<LinearLayout> ls =
+      getLinearLayout(src.getShape(), src.getEncoding());
+  std::optional<LinearLayout> ld =
+      getLinearLayout(dst.getShape(), dst.getEncoding());
+  if (!ls || !ld)
+    return false;
+  llvm::Expected<LinearLayout> comp = ld->invertAndCompose(*ls);
+  if (!comp) {
+    llvm::consumeError(comp.takeError());
+    return false;
+  }
+  // Drop the dims the conversion leaves alone, slowest first; what is left
+  // says what moves. Only registers moving means a register permutation.
+  std::vector<std::string> srcIns = ls->getInDimNames();
+  std::vector<std::string> dstIns = ld->getInDimNames();
+  LinearLayout rest = std::move(*comp);
+  for (size_t i = 0; i < std::min(srcIns.size(), dstIns.size()); ++i) {
+    const std::string &s = srcIns[srcIns.size() - 1 - i];
+    if (s != dstIns[dstIns.size() - 1 - i])
+      break;
+    std::optional<LinearLayout> q = rest.quotient({s});
+    if (!q)
+      break;
+    rest = std::move(*q);
+  }
+  std::vector<std::string> outs = rest.getOutDimNames();
+  return outs.empty() || (outs.size() == 1 && outs[0] == "register");
+}
+
+static std::optional<int64_t> lookupIntAttr(Operation *op, StringRef name) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto attr = p->getAttrOfType<IntegerAttr>(name))
+      return attr.getInt();
+  return std::nullopt;
+}
+
+int lookupNumWarps(Operation *op) {
+  return int(lookupIntAttr(op, "ttg.num-warps").value_or(4));
+}
+
+int lookupThreadsPerWarp(Operation *op) {
+  return int(lookupIntAttr(op, "ttg.threads-per-warp").value_or(32));
+}
+
+bool isExpensiveMemoryAccess(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return false;
+  Type ptrType = op->getOperand(0).getType();
+  if (auto ptr = dyn_cast<tt::PointerType>(ptrType))
+    return isa<RankedTensorType>(ptr.getPointeeType());
+  auto tensor = dyn_cast<RankedTensorType>(ptrType);
+  // A scalar, or one element: every thread accesses the same address.
+  if (!tensor || tensor.getNumElements() == 1)
+    return false;
+  // Fewer elements than threads: the repeated accesses hit in cache.
+  return tensor.getNumElements() >=
+         int64_t(lookupNumWarps(op)) * lookupThreadsPerWarp(op);
+}
+
+bool isExpensiveSharedLoad(Operation *op) {
+  auto load = dyn_cast<ttg::LocalLoadOp>(op);
+  if (!load)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getNumElements() == 1)
+    return false;
+  return type.getNumElements() >=
+         int64_t(lookupNumWarps(op)) * lookupThreadsPerWarp(op);
+}
+
+bool absorbsConversion(Operation *op, Attribute target) {
+  if (auto cat = dyn_cast<tt::CatOp>(op))
+    return !catNeedsExchange(cat, target);
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op)) {
+    // Keep conversions that produce an mma layout from another one.
+    if (isa<ttg::NvidiaMmaEncodingAttr>(target))
+      return tt::getEncoding(cvt.getSrc().getType()) == target;
+    return true;
+  }
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
+    auto dstType = cast<RankedTensorType>(reshape.getType());
+    return reshape.getAllowReorder() && !reshape.getEfficientLayout() &&
+           !viewMovesData(cast<RankedTensorType>(reshape.getSrc().getType()),
+                            dstType.cloneWithEncoding(target));
+  }
+  return isa<arith::ConstantOp, tt::MakeRangeOp, tt::SplatOp, tt::HistogramOp,
+             ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp>(op);
+}
+
+// Permutes the out dims of `ll` (new dim i = old dim order[i]), renaming them
+// dim0.. .
+static std::optional<LinearLayout> permuteOutDims(const LinearLayout &ll,
+                                                  ArrayRef<int32_t> order) {
+  std::vector<LinearLayout::NamedSize> outs = ll.getOutDims();
+  if (outs.size() != order.size())
+    return std::nullopt;
+  std::vector<LinearLayout::NamedSize> newOuts;
+  for (size_t i = 0; i < order.size(); ++i)
+    newOuts.push_back({"dim" + std::to_string(i), outs[order[i]].second});
+  std::vector<LinearLayout::DimBases> bases = ll.getBases();
+  for (auto &[name, dimBases] : bases)
+    for (LinearLayout::Basis &b : dimBases) {
+      LinearLayout::Basis permuted(order.size());
+      for (size_t i = 0; i < order.size(); ++i)
+        permuted[i] = b[order[i]];
+      b = std::move(permuted);
+    }
+  llvm::Expected<LinearLayout> result =
+      LinearLayout::create(bases, newOuts, /*requireSurjective=*/false);
+  if (!result) {
+    llvm::consumeError(result.takeError());
+    return std::nullopt;
+  }
+  return std::move(*result);
+}
+
+static bool isPermutation(ArrayRef<int32_t> order) {
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t o : order) {
+    if (o < 0 || size_t(o) >= order.size() || seen[o])
+      return false;
+    seen[o] = true;
+  }
+  return true;
+}
+
+Attribute inferTransEncoding(Attribute encoding, ArrayRef<int64_t> shape,
+                             ArrayRef<int32_t> order) {
+  if (!encoding || !isPermutation(order) || shape.size() != order.size())
+    return {};
+  if (llvm::equal(order, llvm::seq<int32_t>(0, order.size())))
+    return encoding;
+  MLIRContext *ctx = encoding.getContext();
+  unsigned rank = order.size();
+  if (auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(encoding)) {
+    if (blocked.getRank() != rank)
+      return {};
+    auto permute = [&](ArrayRef<unsigned> v) {
+      SmallVector<unsigned> r;
+      for (int32_t o : order)
+        r.push_back(v[o]);
+      return r;
+    };
+    SmallVector<unsigned> inverse(rank);
+    for (unsigned i = 0; i < rank; ++i)
+      inverse[order[i]] = i;
+    SmallVector<unsigned> newOrder;
+    for (unsigned o : blocked.getOrder())
+      newOrder.push_back(inverse[o]);
+    SmallVector<int32_t> cga;
+    ArrayRef<int32_t> oldCga = blocked.getCgaBases();
+    for (size_t b = 0; b + rank <= oldCga.size(); b += rank)
+      for (int32_t o : order)
+        cga.push_back(oldCga[b + o]);
+    return ttg::BlockedEncodingAttr::get(
+        ctx, permute(blocked.getSizePerThread()),
+        permute(blocked.getThreadsPerWarp()), permute(blocked.getWarpsPerCTA()),
+        newOrder, cga);
+  }
+  if (!ttg::isDistributedEncoding(encoding))
+    return {};
+  std::optional<LinearLayout> ll = getLinearLayout(shape, encoding);
+  if (!ll)
+    return {};
+  std::optional<LinearLayout> permuted = permuteOutDims(*ll, order);
+  if (!permuted)
+    return {};
+  auto attr = ::tgpu::layout::toLinearEncodingAttr(ctx, *permuted);
+  if (!attr) {
+    llvm::consumeError(attr.takeError());
+    return {};
+  }
+  return *attr;
+}
+
+// join: a blocked layout gains a fastest dim of size 2 held by each thread.
+static Attribute joinedEncoding(Attribute encoding) {
+  auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encoding);
+  if (!blocked || !blocked.getCgaBases().empty())
+    return {};
+  auto append = [](ArrayRef<unsigned> v, unsigned x) {
+    SmallVector<unsigned> r(v);
+    r.push_back(x);
+    return r;
+  };
+  SmallVector<unsigned> order(blocked.getOrder());
+  order.insert(order.begin(), blocked.getRank());
+  return ttg::BlockedEncodingAttr::get(
+      encoding.getContext(), append(blocked.getSizePerThread(), 2),
+      append(blocked.getThreadsPerWarp(), 1),
+      append(blocked.getWarpsPerCTA(), 1), order, {});
+}
+
+// split: the inverse, when each thread holds both halves of the last dim.
+static Attribute splitEncoding(Attribute encoding) {
+  auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encoding);
+  if (!blocked || !blocked.getCgaBases().empty() || blocked.getRank() < 2)
+    return {};
+  if (blocked.getSizePerThread().back() != 2 ||
+      blocked.getThreadsPerWarp().back() != 1 ||
+      blocked.getWarpsPerCTA().back() != 1)
+    return {};
+  unsigned last = blocked.getRank() - 1;
+  SmallVector<unsigned> order;
+  for (unsigned o : blocked.getOrder())
+    if (o != last)
+      order.push_back(o);
+  return ttg::BlockedEncodingAttr::get(
+      encoding.getContext(), blocked.getSizePerThread().drop_back(),
+      blocked.getThreadsPerWarp().drop_back(),
+      blocked.getWarpsPerCTA().drop_back(), order, {});
+}
+
+static bool keepsEncoding(Operation *op) {
+  return op->hasTrait<OpTrait::SameOperandsAndResultEncoding>() ||
+         op->hasTrait<OpTrait::Elementwise>() ||
+         isa<tt::SplatOp, tt::LoadOp, tt::StoreOp>(op);
+}
+
+Attribute inferDstEncoding(Operation *op, Attribute encoding) {
+  if (!encoding)
+    return {};
+  if (isa<tt::ScanOp>(op) && !isa<ttg::BlockedEncodingAttr>(encoding))
+    return {};
+  if (keepsEncoding(op) ||
+      isa<scf::WhileOp, scf::ForOp, scf::YieldOp, scf::ConditionOp>(op))
+    return encoding;
+  MLIRContext *ctx = op->getContext();
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+    if (!ttg::isDistributedEncoding(encoding))
+      return {};
+    return ttg::SliceEncodingAttr::get(ctx, reduce.getAxis(), encoding);
+  }
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+    auto slice = dyn_cast<ttg::SliceEncodingAttr>(encoding);
+    if (!slice || slice.getDim() != expand.getAxis())
+      return {};
+    return slice.getParent();
+  }
+  if (auto trans = dyn_cast<tt::TransOp>(op))
+    return inferTransEncoding(
+        encoding, cast<RankedTensorType>(trans.getSrc().getType()).getShape(),
+        trans.getOrder());
+  if (isa<tt::JoinOp>(op))
+    return joinedEncoding(encoding);
+  if (isa<tt::SplitOp>(op))
+    return splitEncoding(encoding);
+  // The result follows the indices.
+  if (isa<tt::GatherOp>(op))
+    return encoding;
+  // Reshapes keep their layouts: we do not infer through them.
+  return {};
+}
+
+Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
+  if (!encoding)
+    return {};
+  if (isa<tt::ScanOp>(op) && !isa<ttg::BlockedEncodingAttr>(encoding))
+    return {};
+  if (keepsEncoding(op) ||
+      isa<scf::WhileOp, scf::YieldOp, scf::ConditionOp>(op))
+    return encoding;
+  MLIRContext *ctx = op->getContext();
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+    auto slice = dyn_cast<ttg::SliceEncodingAttr>(encoding);
+    if (!slice || slice.getDim() != reduce.getAxis())
+      return {};
+    return slice.getParent();
+  }
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+    if (!ttg::isDistributedEncoding(encoding))
+      return {};
+    return ttg::SliceEncodingAttr::get(ctx, expand.getAxis(), encoding);
+  }
+  if (auto trans = dyn_cast<tt::TransOp>(op)) {
+    ArrayRef<int32_t> order = trans.getOrder();
+    if (!isPermutation(order))
+      return {};
+    SmallVector<int32_t> inverse(order.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      inverse[order[i]] = int32_t(i);
+    return inferTransEncoding(
+        encoding, cast<RankedTensorType>(trans.getType()).getShape(), inverse);
+  }
+  if (isa<tt::JoinOp>(op))
+    return splitEncoding(encoding);
+  if (isa<tt::SplitOp>(op))
+    return joinedEncoding(encoding);
+  if (isa<tt::GatherOp>(op))
+    return encoding;
+  return {};
+}
+
+LogicalResult collectRematSlice(
+    OpOperand &root, SetVector<Value> &slice, Attribute rootEncoding,
+    DenseMap<Value, Attribute> &layout, function_ref<bool(Operation *)> stop,
+    function_ref<Value(OpOperand &, Attribute)> existing) {
+  DenseSet<std::pair<OpOperand *, Attribute>> seen;
+  SmallVector<std::pair<OpOperand *, Attribute>> worklist;
+  auto push = [&](OpOperand &use, Attribute encoding) {
+    if (seen.insert({&use, encoding}).second)
+      worklist.push_back({&use, encoding});
+  };
+  // A value may be asked for in one layout only.
+  auto assign = [&](Value v, Attribute encoding) {
+    slice.insert(v);
+    Attribute &current = layout[v];
+    if (current && current != encoding)
+      return failure();
+    current = encoding;
+    return success();
+  };
+  push(root, rootEncoding);
+
+  while (!worklist.empty()) {
+    auto [use, encoding] = worklist.pop_back_val();
+    Value value = use->get();
+    if (!isa<RankedTensorType>(value.getType()))
+      continue;
+    // Loop results would need the loop rewritten as a whole.
+    if (value.getDefiningOp<scf::ForOp>() || value.getDefiningOp<scf::WhileOp>())
+      return failure();
+    if (failed(assign(value, encoding)))
+      return failure();
+    if (existing) {
+      if (Value reuse = existing(*use, encoding)) {
+        if (failed(assign(reuse, encoding)))
+          return failure();
+        value = reuse;
+      }
+    }
+
+    if (auto ifOp = value.getDefiningOp<scf::IfOp>()) {
+      if (stop && stop(ifOp))
+        continue;
+      unsigned idx = cast<OpResult>(value).getResultNumber();
+      if (ifOp.getElseRegion().empty())
+        return failure();
+      push(ifOp.thenYield()->getOpOperand(idx), encoding);
+      push(ifOp.elseYield()->getOpOperand(idx), encoding);
+      continue;
+    }
+    if (Operation *def = value.getDefiningOp()) {
+      // Every tensor result of the producer changes with it.
+      for (Value result : def->getResults())
+        if (result != value && isa<RankedTensorType>(result.getType()) &&
+            failed(assign(result, encoding)))
+          return failure();
+      if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(def);
+          cvt && convertOnlyPermutesRegisters(
+                     cast<RankedTensorType>(cvt.getSrc().getType()),
+                     cast<RankedTensorType>(cvt.getType()))) {
+        push(def->getOpOperand(0), encoding);
+        continue;
+      }
+      if (absorbsConversion(def, encoding))
+        continue;
+      if (stop && stop(def))
+        continue;
+      if (isa<tt::CatOp>(def))
+        return failure();
+      if (auto gather = dyn_cast<tt::GatherOp>(def)) {
+        // Only the indices share the result's layout.
+        Attribute src = inferSrcEncoding(gather, encoding);
+        if (!src)
+          return failure();
+        push(gather.getIndicesMutable(), src);
+        continue;
+      }
+      for (OpOperand &operand : def->getOpOperands()) {
+        Attribute src = inferSrcEncoding(def, encoding);
+        if (!src)
+          return failure();
+        // Already there: nothing above it changes.
+        if (auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+            type && type.getEncoding() == src)
+          continue;
+        push(operand, src);
+      }
+      continue;
+    }
+    auto arg = cast<BlockArgument>(value);
+    auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!forOp || arg.getArgNumber() < forOp.getNumInductionVars())
+      return failure();
+    unsigned iter = arg.getArgNumber() - forOp.getNumInductionVars();
+    push(forOp.getInitArgsMutable()[iter], encoding);
+    push(forOp.getBody()->getTerminator()->getOpOperand(iter), encoding);
+  }
+  return success();
+}
+
+scf::ForOp appendLoopIterArgs(
+    OpBuilder &builder, scf::ForOp loop, ValueRange newIterOperands,
+    SmallVectorImpl<std::tuple<Value, Value>> &replacements) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop);
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.append(newIterOperands.begin(), newIterOperands.end());
+  auto newLoop =
+      scf::ForOp::create(builder, loop.getLoc(), loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), inits);
+  newLoop->setAttrs(loop->getAttrs());
+  newLoop.getBody()->erase();
+  newLoop.getRegion().getBlocks().splice(newLoop.getRegion().begin(),
+                                         loop.getRegion().getBlocks());
+  for (Value v : newIterOperands)
+    newLoop.getBody()->addArgument(v.getType(), v.getLoc());
+  for (auto [oldResult, newResult] : llvm::zip(
+           loop.getResults(), newLoop.getResults().take_front(loop.getNumResults())))
+    replacements.push_back({oldResult, newResult});
+  return newLoop;
+}
+
+scf::IfOp appendIfResults(
+    OpBuilder &builder, scf::IfOp ifOp, TypeRange newResultTypes,
+    SmallVectorImpl<std::tuple<Value, Value>> &replacements) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(ifOp);
+  SmallVector<Type> types(ifOp.getResultTypes());
+  types.append(newResultTypes.begin(), newResultTypes.end());
+  auto newIf = scf::IfOp::create(builder, ifOp.getLoc(), types,
+                                 ifOp.getCondition());
+  newIf->setAttrs(ifOp->getAttrs());
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  scf::IfOp::ensureTerminator(newIf.getThenRegion(), builder, ifOp.getLoc());
+  scf::IfOp::ensureTerminator(newIf.getElseRegion(), builder, ifOp.getLoc());
+  for (auto [oldResult, newResult] : llvm::zip(
+           ifOp.getResults(), newIf.getResults().take_front(ifOp.getNumResults())))
+    replacements.push_back({oldResult, newResult});
+  return newIf;
+}
+
+} // namespace mlir::tgpu

@@ -1,0 +1,185 @@
+// RUN: tgpu-opt %s -split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
+
+// A coalesced load's layout reaches its elementwise users and the store:
+// the converts coalescing put around the accesses all go.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[V4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @forward
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {{.*}} : tensor<1024xi32, #[[V4]]>
+// CHECK: %[[X:.*]] = tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK: %[[Y:.*]] = arith.mulf %[[X]], %[[X]] : tensor<1024xf32, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store %{{.*}}, %[[Y]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+  tt.func @forward(%pa: !tt.ptr<f32>, %pc: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %a0 = tt.splat %pa : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %a1 = tt.addptr %a0, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %a2 = ttg.convert_layout %a1 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %x = tt.load %a2 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %x1 = ttg.convert_layout %x : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %y = arith.mulf %x1, %x1 : tensor<1024xf32, #blocked>
+    %c0 = tt.splat %pc : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %c1 = tt.addptr %c0, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %c2 = ttg.convert_layout %c1 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %y2 = ttg.convert_layout %y : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %c2, %y2 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// Nothing propagates into the stored value (stores are not users that take
+// a layout), so the convert in front of the store is removed backwards:
+// make_range, splat and the constant are rebuilt in the store's layout.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[V4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @rematerialise
+// CHECK-NOT: ttg.convert_layout
+// CHECK-DAG: %[[C:.*]] = arith.constant dense<3> : tensor<1024xi32, #[[V4]]>
+// CHECK-DAG: %[[R:.*]] = tt.make_range {{.*}} : tensor<1024xi32, #[[V4]]>
+// CHECK-DAG: %[[S:.*]] = tt.splat %arg1 : i32 -> tensor<1024xi32, #[[V4]]>
+// CHECK: %[[M:.*]] = arith.muli %[[R]], %[[C]] : tensor<1024xi32, #[[V4]]>
+// CHECK: %[[A:.*]] = arith.addi %[[M]], %[[S]] : tensor<1024xi32, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store %arg0, %[[A]] : tensor<1024x!tt.ptr<i32>, #[[V4]]>
+  tt.func @rematerialise(%p: tensor<1024x!tt.ptr<i32>, #blocked1>, %off: i32) {
+    %c3 = arith.constant dense<3> : tensor<1024xi32, #blocked>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %s = tt.splat %off : i32 -> tensor<1024xi32, #blocked>
+    %m = arith.muli %r, %c3 : tensor<1024xi32, #blocked>
+    %a = arith.addi %m, %s : tensor<1024xi32, #blocked>
+    %v = ttg.convert_layout %a : tensor<1024xi32, #blocked> -> tensor<1024xi32, #blocked1>
+    tt.store %p, %v : tensor<1024x!tt.ptr<i32>, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// Row sums: the loaded layout flows through the reduction (a slice of it),
+// expand_dims (back to it), the broadcast and the subtraction.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[L:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @reduce_chain
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load %arg0 : tensor<32x32x!tt.ptr<f32>, #[[L]]>
+// CHECK: "tt.reduce"(%[[X]]) <{axis = 1 : i32}>
+// CHECK: }) : (tensor<32x32xf32, #[[L]]>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #[[L]]}>>
+// CHECK: tt.expand_dims {{.*}} -> tensor<32x1xf32, #[[L]]>
+// CHECK: tt.broadcast {{.*}} -> tensor<32x32xf32, #[[L]]>
+// CHECK: arith.subf {{.*}} : tensor<32x32xf32, #[[L]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store
+  tt.func @reduce_chain(%p: tensor<32x32x!tt.ptr<f32>, #blocked>, %q: tensor<32x32x!tt.ptr<f32>, #blocked>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #blocked>
+    %x1 = ttg.convert_layout %x : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    %s = "tt.reduce"(%x1) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<32x32xf32, #blocked1>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %e = tt.expand_dims %s {axis = 1 : i32} : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<32x1xf32, #blocked1>
+    %b = tt.broadcast %e : tensor<32x1xf32, #blocked1> -> tensor<32x32xf32, #blocked1>
+    %d = arith.subf %x1, %b : tensor<32x32xf32, #blocked1>
+    %d1 = ttg.convert_layout %d : tensor<32x32xf32, #blocked1> -> tensor<32x32xf32, #blocked>
+    tt.store %q, %d1 : tensor<32x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A loop-carried accumulator takes the loaded layout: the loop is rebuilt
+// with the new iter_arg type and its initial constant made in that layout.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[V4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @loop_carried
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[V4]]>
+// CHECK: %[[RES:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<1024xf32, #[[V4]]>)
+// CHECK: %[[X:.*]] = tt.load %arg0 : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK: %[[S:.*]] = arith.addf %[[ACC]], %[[X]] : tensor<1024xf32, #[[V4]]>
+// CHECK: scf.yield %[[S]] : tensor<1024xf32, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store %arg0, %[[RES]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+  tt.func @loop_carried(%p: tensor<1024x!tt.ptr<f32>, #blocked1>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = arith.constant dense<0.000000e+00> : tensor<1024xf32, #blocked>
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<1024xf32, #blocked>) : i32 {
+      %x = tt.load %p : tensor<1024x!tt.ptr<f32>, #blocked1>
+      %x1 = ttg.convert_layout %x : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+      %s = arith.addf %acc, %x1 : tensor<1024xf32, #blocked>
+      scf.yield %s : tensor<1024xf32, #blocked>
+    }
+    %r1 = ttg.convert_layout %res : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %p, %r1 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// A transposed load stored in the original orientation: the data really
+// moves between threads, so one convert remains (the load cannot be redone
+// in another layout, it is an anchor).
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[L:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[T:.*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func @transpose
+// CHECK: %[[X:.*]] = tt.load %arg0 : tensor<32x32x!tt.ptr<f32>, #[[L]]>
+// CHECK: %[[T1:.*]] = tt.trans %[[X]] {order = array<i32: 1, 0>} : tensor<32x32xf32, #[[L]]> -> tensor<32x32xf32, #[[T]]>
+// CHECK: %[[C:.*]] = ttg.convert_layout %[[T1]] : tensor<32x32xf32, #[[T]]> -> tensor<32x32xf32, #[[L]]>
+// CHECK: tt.store %arg1, %[[C]]
+// CHECK-NOT: ttg.convert_layout
+  tt.func @transpose(%p: tensor<32x32x!tt.ptr<f32>, #blocked>, %q: tensor<32x32x!tt.ptr<f32>, #blocked>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<f32>, #blocked>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    %t1 = ttg.convert_layout %t : tensor<32x32xf32, #blocked1> -> tensor<32x32xf32, #blocked>
+    tt.store %q, %t1 : tensor<32x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// convert(convert(x)) becomes one convert; a convert to the type it already
+// has disappears.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: #[[B4:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @convert_of_convert
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg0 : tensor<1024xf32, #[[B1]]> -> tensor<1024xf32, #[[B4]]>
+// CHECK-NEXT: tt.store %arg1, %[[C]] : tensor<1024x!tt.ptr<f32>, #[[B4]]>
+// CHECK-NEXT: tt.return
+  tt.func @convert_of_convert(%x: tensor<1024xf32, #blocked>, %p: tensor<1024x!tt.ptr<f32>, #blocked2>) {
+    %a = ttg.convert_layout %x : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    %b = ttg.convert_layout %a : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked2>
+    tt.store %p, %b : tensor<1024x!tt.ptr<f32>, #blocked2>
+    tt.return
+  }
+
+// CHECK-LABEL: tt.func @convert_to_same_type
+// CHECK-NEXT: tt.store %arg1, %arg0 : tensor<1024x!tt.ptr<f32>, #[[B4]]>
+// CHECK-NEXT: tt.return
+  tt.func @convert_to_same_type(%x: tensor<1024xf32, #blocked2>, %p: tensor<1024x!tt.ptr<f32>, #blocked2>) {
+    %a = ttg.convert_layout %x : tensor<1024xf32, #blocked2> -> tensor<1024xf32, #blocked2>
+    tt.store %p, %a : tensor<1024x!tt.ptr<f32>, #blocked2>
+    tt.return
+  }
+}
