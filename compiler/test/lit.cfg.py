@@ -19,3 +19,13 @@ config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get
 config.substitutions.append(("%tgpu_src_root", config.tgpu_src_root))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%corpus", os.path.join(config.tgpu_src_root, "corpus")))
+
+# CUDA is optional (DESIGN.md): tests that run ptxas say `REQUIRES: ptxas`.
+ptxas = os.environ.get("TGPU_PTXAS") or "/usr/local/cuda/bin/ptxas"
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    # compile_corpus.sh checks every PTX with it when it is set.
+    config.environment["PTXAS"] = ptxas
+    if "TGPU_PTXAS" in os.environ:
+        config.environment["TGPU_PTXAS"] = os.environ["TGPU_PTXAS"]

@@ -1,7 +1,7 @@
 // tgpu-run: runs a TTIR/TTGIR kernel on the CPU reference oracle.
 //
 //   tgpu-run KERNEL.{ttir,ttgir,mlir} [--kernel NAME] --grid X[,Y[,Z]]
-//            [--num-warps N] [--dump DIR] -- ARG...
+//            [--num-warps N] [--dump DIR] [--dump-inputs DIR] -- ARG...
 //
 // One ARG per kernel argument: i1=V ... i64=V, f16=V, bf16=V, f32=V, f64=V,
 // or a buffer ptr:T=zeros:N | ptr:T=rand:N[:SEED] | ptr:T=iota:N |
@@ -43,6 +43,12 @@ static cl::opt<std::string> dumpDir("dump",
                                     cl::desc("write every buffer argument's "
                                              "final contents to DIR/argK.bin"),
                                     cl::init(""));
+static cl::opt<std::string> dumpInputsDir(
+    "dump-inputs",
+    cl::desc("write every buffer argument's initial contents to "
+             "DIR/argK.bin (the inputs another runner, e.g. the GPU, "
+             "needs to reproduce this run)"),
+    cl::init(""));
 static cl::opt<uint64_t> stepBudget(
     "step-budget",
     cl::desc("element operations per program (each op costs the elements of "
@@ -264,6 +270,28 @@ int main(int argc, char **argv) {
   if (!module)
     return 1; // the diagnostic is printed with its location
 
+  // Writes every buffer argument to DIR/argK.bin.
+  auto dumpBuffers = [&](const std::string &dir) -> int {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+      return fail("cannot create '" + dir + "': " + ec.message());
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].isBuffer)
+        continue;
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, "arg" + std::to_string(i) + ".bin");
+      std::error_code ec;
+      llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+      if (ec)
+        return fail("cannot write '" + path + "': " + ec.message());
+      os.write(reinterpret_cast<const char *>(args[i].bytes.data()),
+               args[i].bytes.size());
+    }
+    return 0;
+  };
+  if (!dumpInputsDir.empty())
+    if (int rc = dumpBuffers(dumpInputsDir))
+      return rc;
+
   if (llvm::Error e = runKernel(*module, kernelName, args, options)) {
     int code = 1;
     llvm::handleAllErrors(
@@ -279,21 +307,7 @@ int main(int argc, char **argv) {
     return code;
   }
 
-  if (!dumpDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
-      return fail("cannot create '" + dumpDir + "': " + ec.message());
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!args[i].isBuffer)
-        continue;
-      llvm::SmallString<256> path(dumpDir);
-      llvm::sys::path::append(path, "arg" + std::to_string(i) + ".bin");
-      std::error_code ec;
-      llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-      if (ec)
-        return fail("cannot write '" + path + "': " + ec.message());
-      os.write(reinterpret_cast<const char *>(args[i].bytes.data()),
-               args[i].bytes.size());
-    }
-  }
+  if (!dumpDir.empty())
+    return dumpBuffers(dumpDir);
   return 0;
 }

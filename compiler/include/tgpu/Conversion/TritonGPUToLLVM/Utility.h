@@ -1,0 +1,79 @@
+// Shared pieces of the TTGIR -> LLVM lowering: the type converter, the
+// per-thread view of distributed tensors (an LLVM struct of the values a
+// thread holds, one per register of the tensor's LinearLayout) and the index
+// arithmetic, all derived from LinearLayouts.
+#ifndef TGPU_CONVERSION_TRITONGPUTOLLVM_UTILITY_H
+#define TGPU_CONVERSION_TRITONGPUTOLLVM_UTILITY_H
+
+#include "tgpu/Analysis/AxisInfo.h"
+#include "tgpu/Layout/LinearLayout.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tgpu {
+
+using ::tgpu::layout::LinearLayout;
+
+// What every pattern needs besides the op.
+struct LoweringInfo {
+  int numWarps = 4;
+  int threadsPerWarp = 32;
+  int computeCapability = 90;
+  const ModuleAxisInfoAnalysis *axisInfo = nullptr;
+};
+
+// Tensors with a distributed layout become !llvm.struct<(T x registers)>,
+// !tt.ptr<T, AS> becomes !llvm.ptr<AS>; the rest is the LLVM default.
+class TritonGPUToLLVMTypeConverter : public LLVMTypeConverter {
+public:
+  TritonGPUToLLVMTypeConverter(MLIRContext *ctx,
+                               const LowerToLLVMOptions &options);
+};
+
+// The LinearLayout of a distributed tensor type (ins register, lane, warp,
+// block; outs dim0..), or failure with a diagnostic at `loc`.
+FailureOr<LinearLayout> getDistributedLayout(RankedTensorType type,
+                                             Location loc);
+
+// The values of a struct-typed lowered tensor, or the value itself.
+SmallVector<Value> unpackValues(RewriterBase &rewriter, Location loc,
+                                Value packed);
+// Packs `values` into `structType` (a lowered tensor type).
+Value packValues(RewriterBase &rewriter, Location loc, Type structType,
+                 ArrayRef<Value> values);
+
+Value i32Constant(RewriterBase &rewriter, Location loc, int64_t v);
+
+// threadIdx.x, and its lane and warp parts.
+Value getThreadId(RewriterBase &rewriter, Location loc);
+std::pair<Value, Value> getLaneAndWarpId(RewriterBase &rewriter, Location loc,
+                                         int threadsPerWarp);
+
+// For every register of `layout`, the i32 tensor coordinates (one per out
+// dim) the calling thread holds there: the registers' compile-time part XOR
+// the lane/warp part computed once from the thread id.
+SmallVector<SmallVector<Value>> emitIndices(RewriterBase &rewriter,
+                                            Location loc,
+                                            const LinearLayout &layout,
+                                            int threadsPerWarp);
+
+// A predicate that is true in exactly one of the threads (and registers)
+// holding each element: lanes and warps whose bits `layout` ignores skip.
+// Null when every thread owns distinct elements.
+Value emitUniqueOwnerPredicate(RewriterBase &rewriter, Location loc,
+                               const LinearLayout &layout, int threadsPerWarp);
+
+// The kernel's dynamic shared memory (@global_smem, !llvm.ptr<3>), declared
+// in the module on first use; the launch gives it the module's ttg.shared
+// bytes.
+Value getSharedMemoryBase(RewriterBase &rewriter, Operation *op);
+
+// The row-major linear index of `coords` in `shape`.
+Value linearize(RewriterBase &rewriter, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> shape);
+
+} // namespace mlir::tgpu
+
+#endif

@@ -1,0 +1,88 @@
+// The back end after the LLVM dialect: LLVM-dialect module -> llvm::Module
+// -> O3 -> PTX (NVPTX TargetMachine) -> cubin (ptxas).
+#ifndef TGPU_TARGET_PTX_H
+#define TGPU_TARGET_PTX_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+class ModuleOp;
+} // namespace mlir
+
+namespace mlir::tgpu {
+
+// The GPU architectures tgpu emits PTX for.
+struct GpuArch {
+  std::string name;  // "sm_80", "sm_90", "sm_90a": the NVPTX CPU and ptxas --gpu-name
+  int capability;    // 80, 90: what ttg.target = "cuda:N" names
+
+  // Accepts sm_80, sm_90 and sm_90a; std::nullopt for anything else.
+  static std::optional<GpuArch> parse(llvm::StringRef name);
+  // The arch a `ttg.target` string ("cuda:80", "cuda:90") names.
+  static std::optional<GpuArch> fromTtgTarget(llvm::StringRef target);
+  // "cuda:N", as convert-triton-to-tritongpu's `target` option spells it.
+  std::string ttgTarget() const { return "cuda:" + std::to_string(capability); }
+};
+
+// The PTX ISA version every module is emitted with, as major * 10 + minor.
+// 8.4 (CUDA 12.4): LLVM 22 supports it, the CUDA 13 ptxas accepts it, it has
+// everything sm_90a needs (wgmma, setmaxnreg, TMA: 8.0), and every driver
+// since R550 can JIT it; a newer ISA would only narrow the drivers that load
+// our PTX.
+inline constexpr unsigned kPtxVersion = 84;
+std::string ptxVersionString(); // "8.4"
+
+// Registers the builtin, LLVM and NVVM dialect translations to LLVM IR.
+void registerLlvmTranslations(DialectRegistry &registry);
+
+// One NVPTX TargetMachine for one arch, created once and reused for every
+// kernel: creating it costs far more than the per-kernel work.
+class PtxTarget {
+public:
+  static llvm::Expected<std::unique_ptr<PtxTarget>> create(const GpuArch &arch);
+  ~PtxTarget();
+
+  const GpuArch &arch() const { return gpuArch; }
+
+  // LLVM-dialect (+ NVVM) module -> LLVM IR with the NVPTX triple and data
+  // layout set, verified. Translation diagnostics go to the MLIR context.
+  llvm::Expected<std::unique_ptr<llvm::Module>>
+  translate(ModuleOp module, llvm::LLVMContext &llvmContext) const;
+  // LLVM's default O3 pipeline (new pass manager) with this target's hooks.
+  llvm::Error optimize(llvm::Module &module) const;
+  // PTX text for a module translated by `translate`.
+  llvm::Expected<std::string> emitPtx(llvm::Module &module) const;
+
+private:
+  PtxTarget(GpuArch arch, std::unique_ptr<llvm::TargetMachine> tm);
+  GpuArch gpuArch;
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+
+// Text LLVM IR of a module.
+std::string printLlvmIr(const llvm::Module &module);
+
+// The ptxas that assembleCubin runs: $TGPU_PTXAS if set, else
+// /usr/local/cuda/bin/ptxas.
+std::string ptxasPath();
+
+// Runs `ptxas --gpu-name <arch> -O3` on the PTX (through temporary files) and
+// returns the cubin bytes; ptxas's own messages come back in the error.
+llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx,
+                                          const GpuArch &arch);
+
+} // namespace mlir::tgpu
+
+#endif

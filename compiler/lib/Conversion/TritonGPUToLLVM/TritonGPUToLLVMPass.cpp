@@ -1,0 +1,109 @@
+// convert-triton-gpu-to-llvm: the driver. It reads the module's launch
+// parameters, runs AxisInfo on the TTGIR (vector widths come from it), and
+// applies every pattern family at once as a full conversion, so an op
+// nothing lowers is reported where it is.
+#include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
+
+#include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tgpu {
+#define GEN_PASS_DEF_CONVERTTRITONGPUTOLLVM
+#include "tgpu/Conversion/TritonGPUToLLVM/Passes.h.inc"
+} // namespace mlir::tgpu
+
+using namespace mlir;
+
+namespace {
+
+int moduleInt(ModuleOp module, StringRef name, int fallback) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return fallback;
+}
+
+class ConvertTritonGPUToLLVM
+    : public mlir::tgpu::impl::ConvertTritonGPUToLLVMBase<
+          ConvertTritonGPUToLLVM> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    mlir::tgpu::LoweringInfo info;
+    info.numWarps = moduleInt(module, "ttg.num-warps", 4);
+    info.threadsPerWarp = moduleInt(module, "ttg.threads-per-warp", 32);
+    if (auto target = module->getAttrOfType<StringAttr>("ttg.target")) {
+      StringRef t = target.getValue();
+      int cc = 0;
+      if (!t.consume_front("cuda:") || t.getAsInteger(10, cc) || cc < 80) {
+        module.emitError() << "convert-triton-gpu-to-llvm: unsupported target '"
+                           << target.getValue()
+                           << "' (expected cuda:80 or newer)";
+        return signalPassFailure();
+      }
+      info.computeCapability = cc;
+    }
+    if (info.threadsPerWarp != 32) {
+      module.emitError("convert-triton-gpu-to-llvm: NVIDIA GPUs have 32 "
+                       "threads per warp");
+      return signalPassFailure();
+    }
+    // Checked up front: MLIR's arith patterns would otherwise take these
+    // for vector constants and build invalid LLVM constants.
+    WalkResult unsupported = module.walk([](arith::ConstantOp op) {
+      if (isa<RankedTensorType>(op.getType()) &&
+          !isa<SplatElementsAttr>(op.getValue())) {
+        op.emitError("only splat tensor constants can be lowered");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (unsupported.wasInterrupted() ||
+        failed(mlir::tgpu::checkMathOpsLowerable(module)))
+      return signalPassFailure();
+    // Scratch buffers live only during their op and every user brackets its
+    // use with barriers, so they all start at offset 0 and the kernel needs
+    // the largest. (allocate-shared-memory will place long-lived buffers.)
+    int64_t sharedBytes = 0;
+    module.walk([&](Operation *op) {
+      sharedBytes = std::max({sharedBytes, mlir::tgpu::getReduceScratchBytes(op),
+                              mlir::tgpu::getConvertLayoutScratchBytes(op)});
+    });
+    mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
+    info.axisInfo = &axisInfo;
+
+    LowerToLLVMOptions options(ctx);
+    mlir::tgpu::TritonGPUToLLVMTypeConverter converter(ctx, options);
+    RewritePatternSet patterns(ctx);
+    mlir::tgpu::populateFuncOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateElementwiseOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateViewOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateLoadStoreOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateReduceOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateDotOpToLLVMPatterns(converter, patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    mlir::tgpu::populateMathOpToLLVMPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    module->setAttr("ttg.shared",
+                    IntegerAttr::get(IntegerType::get(ctx, 32),
+                                     llvm::alignTo(sharedBytes, 16)));
+  }
+};
+
+} // namespace

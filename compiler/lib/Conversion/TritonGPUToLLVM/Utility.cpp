@@ -1,0 +1,224 @@
+// Type conversion, struct packing and LinearLayout-driven index arithmetic
+// for the TTGIR -> LLVM lowering.
+#include "tgpu/Conversion/TritonGPUToLLVM/Utility.h"
+
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Layout/AttrConversion.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tgpu;
+namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
+
+FailureOr<LinearLayout> mlir::tgpu::getDistributedLayout(RankedTensorType type,
+                                                         Location loc) {
+  Attribute enc = type.getEncoding();
+  if (!enc || !ttg::isDistributedEncoding(enc))
+    return emitError(loc) << "expected a tensor with a distributed layout, got "
+                          << type;
+  auto layout = ::tgpu::layout::toLinearLayout(type.getShape(), enc);
+  if (!layout)
+    return emitError(loc) << "cannot lower " << type << ": "
+                          << llvm::toString(layout.takeError());
+  return std::move(*layout);
+}
+
+TritonGPUToLLVMTypeConverter::TritonGPUToLLVMTypeConverter(
+    MLIRContext *ctx, const LowerToLLVMOptions &options)
+    : LLVMTypeConverter(ctx, options) {
+  addConversion([ctx](tt::PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
+  });
+  addConversion([this, ctx](RankedTensorType type) -> std::optional<Type> {
+    Attribute enc = type.getEncoding();
+    if (!enc || !ttg::isDistributedEncoding(enc))
+      return std::nullopt;
+    auto layout = ::tgpu::layout::toLinearLayout(type.getShape(), enc);
+    if (!layout) {
+      llvm::consumeError(layout.takeError());
+      return std::nullopt;
+    }
+    Type elem = convertType(type.getElementType());
+    if (!elem)
+      return std::nullopt;
+    int64_t regs = layout->getInDimSize("register");
+    return LLVM::LLVMStructType::getLiteral(ctx,
+                                            SmallVector<Type>(regs, elem));
+  });
+}
+
+SmallVector<Value> mlir::tgpu::unpackValues(RewriterBase &rewriter,
+                                            Location loc, Value packed) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(packed.getType());
+  if (!structType)
+    return {packed};
+  SmallVector<Value> values;
+  for (unsigned i = 0, e = structType.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, packed, i));
+  return values;
+}
+
+Value mlir::tgpu::packValues(RewriterBase &rewriter, Location loc,
+                             Type structType, ArrayRef<Value> values) {
+  if (!isa<LLVM::LLVMStructType>(structType))
+    return values.front();
+  Value result = LLVM::UndefOp::create(rewriter, loc, structType);
+  for (auto [i, v] : llvm::enumerate(values))
+    result = LLVM::InsertValueOp::create(rewriter, loc, result, v, i);
+  return result;
+}
+
+Value mlir::tgpu::i32Constant(RewriterBase &rewriter, Location loc,
+                              int64_t v) {
+  return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  rewriter.getI32IntegerAttr(int32_t(v)));
+}
+
+Value mlir::tgpu::getThreadId(RewriterBase &rewriter, Location loc) {
+  return NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+}
+
+std::pair<Value, Value>
+mlir::tgpu::getLaneAndWarpId(RewriterBase &rewriter, Location loc,
+                             int threadsPerWarp) {
+  Value tid = getThreadId(rewriter, loc);
+  Value lane = LLVM::URemOp::create(rewriter, loc, tid,
+                                    i32Constant(rewriter, loc, threadsPerWarp));
+  Value warp = LLVM::UDivOp::create(rewriter, loc, tid,
+                                    i32Constant(rewriter, loc, threadsPerWarp));
+  return {lane, warp};
+}
+
+namespace {
+// XOR of the bases of `inDim` selected by the bits of `id`, per out dim.
+void xorBasesOf(RewriterBase &rewriter, Location loc,
+                const LinearLayout &layout, StringRef inDim, Value id,
+                SmallVectorImpl<Value> &acc) {
+  if (!layout.hasInDim(inDim))
+    return;
+  int bits = layout.getInDimSizeLog2(inDim);
+  int outs = layout.getNumOutDims();
+  auto outNames = layout.getOutDimNames();
+  for (int i = 0; i < bits; ++i) {
+    Value bit;
+    for (int d = 0; d < outs; ++d) {
+      int32_t basis = layout.getBasis(inDim, i, outNames[d]);
+      if (basis == 0)
+        continue;
+      if (!bit) {
+        // (id >> i) & 1, then as a mask 0 or -1.
+        Value shifted = LLVM::LShrOp::create(rewriter, loc, id,
+                                             i32Constant(rewriter, loc, i));
+        Value one = LLVM::AndOp::create(rewriter, loc, shifted,
+                                        i32Constant(rewriter, loc, 1));
+        bit = LLVM::SubOp::create(rewriter, loc, i32Constant(rewriter, loc, 0),
+                                  one);
+      }
+      Value term = LLVM::AndOp::create(rewriter, loc, bit,
+                                       i32Constant(rewriter, loc, basis));
+      acc[d] = acc[d] ? LLVM::XOrOp::create(rewriter, loc, acc[d], term)
+                      : term;
+    }
+  }
+}
+} // namespace
+
+SmallVector<SmallVector<Value>>
+mlir::tgpu::emitIndices(RewriterBase &rewriter, Location loc,
+                        const LinearLayout &layout, int threadsPerWarp) {
+  int outs = layout.getNumOutDims();
+  auto [lane, warp] = getLaneAndWarpId(rewriter, loc, threadsPerWarp);
+  SmallVector<Value> threadPart(outs);
+  xorBasesOf(rewriter, loc, layout, "lane", lane, threadPart);
+  xorBasesOf(rewriter, loc, layout, "warp", warp, threadPart);
+  for (Value &v : threadPart)
+    if (!v)
+      v = i32Constant(rewriter, loc, 0);
+
+  auto inNames = layout.getInDimNames();
+  int64_t regs = layout.getInDimSize("register");
+  SmallVector<SmallVector<Value>> indices;
+  for (int64_t r = 0; r < regs; ++r) {
+    SmallVector<LinearLayout::NamedValue> in;
+    for (const std::string &name : inNames)
+      in.push_back({name, name == "register" ? int32_t(r) : 0});
+    auto coords = layout.apply(in);
+    SmallVector<Value> idx;
+    for (int d = 0; d < outs; ++d) {
+      int32_t c = coords ? (*coords)[d].second : 0;
+      idx.push_back(c == 0 ? threadPart[d]
+                           : Value(LLVM::XOrOp::create(
+                                 rewriter, loc, threadPart[d],
+                                 i32Constant(rewriter, loc, c))));
+    }
+    if (!coords)
+      llvm::consumeError(coords.takeError());
+    indices.push_back(std::move(idx));
+  }
+  return indices;
+}
+
+Value mlir::tgpu::emitUniqueOwnerPredicate(RewriterBase &rewriter,
+                                           Location loc,
+                                           const LinearLayout &layout,
+                                           int threadsPerWarp) {
+  int32_t laneMask = 0, warpMask = 0;
+  for (auto &[dim, mask] : layout.getFreeVariableMasks()) {
+    if (dim == "lane")
+      laneMask = mask;
+    else if (dim == "warp")
+      warpMask = mask;
+  }
+  if (!laneMask && !warpMask)
+    return nullptr;
+  auto [lane, warp] = getLaneAndWarpId(rewriter, loc, threadsPerWarp);
+  Value zero = i32Constant(rewriter, loc, 0);
+  Value pred;
+  auto require = [&](Value id, int32_t mask) {
+    if (!mask)
+      return;
+    Value masked = LLVM::AndOp::create(rewriter, loc, id,
+                                       i32Constant(rewriter, loc, mask));
+    Value isZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                        masked, zero);
+    pred = pred ? LLVM::AndOp::create(rewriter, loc, pred, isZero) : isZero;
+  };
+  require(lane, laneMask);
+  require(warp, warpMask);
+  return pred;
+}
+
+Value mlir::tgpu::getSharedMemoryBase(RewriterBase &rewriter, Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = rewriter.getContext();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>("global_smem");
+  if (!global) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    global = LLVM::GlobalOp::create(
+        rewriter, op->getLoc(),
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, "global_smem",
+        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
+}
+
+Value mlir::tgpu::linearize(RewriterBase &rewriter, Location loc,
+                            ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
+  Value idx;
+  int64_t stride = 1;
+  for (int d = int(shape.size()) - 1; d >= 0; --d) {
+    Value term = stride == 1 ? coords[d]
+                             : Value(LLVM::MulOp::create(
+                                   rewriter, loc, coords[d],
+                                   i32Constant(rewriter, loc, stride)));
+    idx = idx ? Value(LLVM::AddOp::create(rewriter, loc, idx, term)) : term;
+    stride *= shape[d];
+  }
+  return idx ? idx : i32Constant(rewriter, loc, 0);
+}

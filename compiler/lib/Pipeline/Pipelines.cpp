@@ -1,0 +1,69 @@
+// The named pipelines. The order follows Triton 3.6's make_ttir and
+// make_ttgir (NVIDIA backend), leaving out the passes tgpu does not have yet
+// (tensor-pointer rewriting, tensor-core matmul, pipelining, ...).
+#include "tgpu/Pipeline/Pipelines.h"
+
+#include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
+#include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
+#include "tgpu/Transforms/Passes.h"
+
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::tgpu::buildTtirPipeline(OpPassManager &pm) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+}
+
+void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
+                                          const TtgirPipelineOptions &options) {
+  ConvertTritonToTritonGPUOptions convert;
+  convert.target = options.target;
+  convert.numWarps = options.numWarps;
+  convert.threadsPerWarp = options.threadsPerWarp;
+  convert.numCTAs = options.numCTAs;
+  pm.addPass(createConvertTritonToTritonGPU(convert));
+  pm.addPass(createTritonGPUCoalesce());
+  pm.addPass(createTritonGPURemoveLayoutConversions());
+  // Where Triton runs accelerate-matmul and a second remove-layout-conversions
+  // (tensor cores; tgpu has the FMA path only), then loop-aware CSE,
+  // canonicalize, LICM, canonicalize; the software pipeliner and prefetching
+  // would come next, and a last remove-layout-conversions ends the stage.
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createTritonGPURemoveLayoutConversions());
+}
+
+void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertTritonGPUToLLVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::tgpu::registerPipelines() {
+  PassPipelineRegistration<>(
+      "tgpu-ttgir-to-llvm",
+      "TTGIR to the LLVM dialect: convert-scf-to-cf, "
+      "convert-triton-gpu-to-llvm, canonicalize, cse",
+      buildTtgirToLlvmPipeline);
+  PassPipelineRegistration<>(
+      "tgpu-ttir-pipeline",
+      "make_ttir's target-independent part: inline, canonicalize, cse, "
+      "symbol-dce, loop-invariant-code-motion",
+      buildTtirPipeline);
+  PassPipelineRegistration<TtgirPipelineOptions>(
+      "tgpu-ttir-to-ttgir",
+      "TTIR to optimised TTGIR: convert-triton-to-tritongpu, "
+      "tritongpu-coalesce, tritongpu-remove-layout-conversions, cleanups",
+      buildTtirToTtgirPipeline);
+}
