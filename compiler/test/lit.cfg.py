@@ -1,6 +1,7 @@
 # lit configuration for tgpu: .mlir/.ttir/.ttgir tests run with RUN lines
 # against the tools in the build tree and FileCheck from LLVM 22.
 import os
+import sys
 import lit.formats
 
 config.name = "tgpu"
@@ -17,7 +18,11 @@ tool_dirs = [
 ]
 config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", "")])
 config.substitutions.append(("%tgpu_src_root", config.tgpu_src_root))
-config.substitutions.append(("%python", "python3"))
+# The interpreter running lit, not a `python3` found on PATH: version-manager
+# shims cost a fraction of a second per call, and the corpus tests make
+# hundreds of calls.
+config.substitutions.append(("%python", sys.executable))
+config.environment["PYTHON"] = sys.executable
 config.substitutions.append(("%corpus", os.path.join(config.tgpu_src_root, "corpus")))
 
 # CUDA is optional (DESIGN.md): tests that run ptxas say `REQUIRES: ptxas`.

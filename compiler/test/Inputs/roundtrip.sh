@@ -18,8 +18,8 @@ for f in "$@"; do
     echo "FAIL (not a fixed point): $f"; diff "$tmp/a.mlir" "$tmp/b.mlir" | head -5; status=1; continue
   fi
   if [ $same = 1 ]; then
-    python3 "$here/normalize_ir.py" "$f" > "$tmp/src.n"
-    python3 "$here/normalize_ir.py" "$tmp/a.mlir" > "$tmp/ours.n"
+    "${PYTHON:-python3}" "$here/normalize_ir.py" "$f" > "$tmp/src.n"
+    "${PYTHON:-python3}" "$here/normalize_ir.py" "$tmp/a.mlir" > "$tmp/ours.n"
     if ! diff -u "$tmp/src.n" "$tmp/ours.n" > "$tmp/d"; then
       echo "FAIL (prints differently from the source): $f"; head -20 "$tmp/d"; status=1; continue
     fi

@@ -17,8 +17,8 @@ for stem in "$@"; do
     r="$ref/$stem.$cfg.$stage.ttgir"
     [ -f "$r" ] || { echo "FAIL (no reference): $r"; status=1; continue; }
     tgpu-opt "$r" -o "$tmp/r.mlir"
-    python3 "$here/normalize_ir.py" "$tmp/r.mlir" > "$tmp/r.n"
-    python3 "$here/normalize_ir.py" "$f" > "$tmp/o.n"
+    "${PYTHON:-python3}" "$here/normalize_ir.py" "$tmp/r.mlir" > "$tmp/r.n"
+    "${PYTHON:-python3}" "$here/normalize_ir.py" "$f" > "$tmp/o.n"
     if ! diff -u "$tmp/r.n" "$tmp/o.n" > "$tmp/d"; then
       echo "FAIL (differs from Triton): $stem $cfg"; head -12 "$tmp/d"; status=1; continue
     fi

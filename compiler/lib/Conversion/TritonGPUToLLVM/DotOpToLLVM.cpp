@@ -20,21 +20,6 @@ namespace tt = mlir::triton;
 
 namespace {
 
-SmallVector<int32_t> basisOf(const LinearLayout &layout, StringRef inDim,
-                             int32_t v) {
-  SmallVector<LinearLayout::NamedValue> in;
-  for (const std::string &name : layout.getInDimNames())
-    in.push_back({name, name == inDim ? v : 0});
-  SmallVector<int32_t> coords;
-  if (auto out = layout.apply(in)) {
-    for (auto &[name, c] : *out)
-      coords.push_back(c);
-  } else {
-    llvm::consumeError(out.takeError());
-  }
-  return coords;
-}
-
 // The thread bases of `operand` must be those of `result` along `keepDim`
 // (rows for A, columns for B) with 0 along K.
 bool threadsAgree(const LinearLayout &operand, const LinearLayout &result,
@@ -43,12 +28,12 @@ bool threadsAgree(const LinearLayout &operand, const LinearLayout &result,
     if (!result.hasInDim(dim))
       continue;
     for (int i = 0; i < result.getInDimSizeLog2(dim); ++i) {
-      SmallVector<int32_t> r = basisOf(result, dim, int32_t(1) << i);
+      SmallVector<int32_t> r = layoutCoords(result, dim, int32_t(1) << i);
       SmallVector<int32_t> want(2, 0);
       want[keepDim] = r[keepDim];
       SmallVector<int32_t> have =
           operand.hasInDim(dim) && i < operand.getInDimSizeLog2(dim)
-              ? basisOf(operand, dim, int32_t(1) << i)
+              ? layoutCoords(operand, dim, int32_t(1) << i)
               : SmallVector<int32_t>(2, 0);
       if (have != want)
         return false;
@@ -63,7 +48,7 @@ std::map<std::pair<int32_t, int32_t>, int32_t>
 registerOwners(const LinearLayout &layout) {
   std::map<std::pair<int32_t, int32_t>, int32_t> owners;
   for (int32_t r = 0, e = layout.getInDimSize("register"); r < e; ++r) {
-    SmallVector<int32_t> c = basisOf(layout, "register", r);
+    SmallVector<int32_t> c = layoutCoords(layout, "register", r);
     owners.emplace(std::make_pair(c[0], c[1]), r);
   }
   return owners;
@@ -111,7 +96,7 @@ struct FmaDotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     bool isFloat = isa<FloatType>(accType);
     int64_t K = aType.getDimSize(1);
     for (int32_t r = 0, e = c->getInDimSize("register"); r < e; ++r) {
-      SmallVector<int32_t> mn = basisOf(*c, "register", r);
+      SmallVector<int32_t> mn = layoutCoords(*c, "register", r);
       Value sum = acc[r];
       for (int64_t k = 0; k < K; ++k) {
         auto ai = aOwners.find({mn[0], int32_t(k)});

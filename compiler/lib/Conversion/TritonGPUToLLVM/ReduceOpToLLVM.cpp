@@ -25,21 +25,6 @@ namespace tt = mlir::triton;
 
 namespace {
 
-SmallVector<int32_t> coordsOf(const LinearLayout &layout, StringRef inDim,
-                              int32_t v) {
-  SmallVector<LinearLayout::NamedValue> in;
-  for (const std::string &name : layout.getInDimNames())
-    in.push_back({name, name == inDim ? v : 0});
-  SmallVector<int32_t> coords;
-  if (auto out = layout.apply(in)) {
-    for (auto &[name, c] : *out)
-      coords.push_back(c);
-  } else {
-    llvm::consumeError(out.takeError());
-  }
-  return coords;
-}
-
 // Bits of `inDim` whose basis moves along `axis`; fails when such a basis
 // also moves along another dim (the combined values would belong to
 // different results).
@@ -50,7 +35,7 @@ FailureOr<SmallVector<int>> axisBits(const LinearLayout &layout,
   if (!layout.hasInDim(inDim))
     return bits;
   for (int i = 0; i < layout.getInDimSizeLog2(inDim); ++i) {
-    SmallVector<int32_t> c = coordsOf(layout, inDim, int32_t(1) << i);
+    SmallVector<int32_t> c = layoutCoords(layout, inDim, int32_t(1) << i);
     if (c[axis] == 0)
       continue;
     for (unsigned d = 0; d < c.size(); ++d)
@@ -129,14 +114,6 @@ Value shuffleXor(ConversionPatternRewriter &rewriter, Location loc, Value v,
   return LLVM::BitcastOp::create(rewriter, loc, type, result);
 }
 
-int64_t elementBytes(Type t) {
-  if (auto tensor = dyn_cast<RankedTensorType>(t))
-    t = tensor.getElementType();
-  if (isa<tt::PointerType>(t))
-    return 8;
-  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
-}
-
 struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
   ReduceLowering(TritonGPUToLLVMTypeConverter &converter,
                  const LoweringInfo &info)
@@ -171,7 +148,7 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
     std::set<SmallVector<int32_t>> seen;
     int32_t regs = layout->getInDimSize("register");
     for (int32_t r = 0; r < regs; ++r) {
-      SmallVector<int32_t> c = coordsOf(*layout, "register", r);
+      SmallVector<int32_t> c = layoutCoords(*layout, "register", r);
       if (!seen.insert(c).second)
         continue; // a copy of an element already counted
       SmallVector<int32_t> key = c;
@@ -231,7 +208,7 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
         regionBase.push_back(LLVM::GEPOp::create(
             rewriter, loc, ptr3, i8, base,
             ArrayRef<LLVM::GEPArg>{int32_t(offset)}));
-        offset += slots * numel * elementBytes(op.getSrcs()[k].getType());
+        offset += slots * numel * memoryElementBytes(op.getSrcs()[k].getType());
       }
       // Where group g's element sits among the result's elements.
       auto linearIndex = [&](Group &g) -> Value {
@@ -298,7 +275,7 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
         return failure();
       SmallVector<Value> values;
       for (int32_t r = 0, e = outLayout->getInDimSize("register"); r < e; ++r) {
-        auto it = groupOf.find(coordsOf(*outLayout, "register", r));
+        auto it = groupOf.find(layoutCoords(*outLayout, "register", r));
         if (it == groupOf.end())
           return op.emitError("the result layout is not the operand layout "
                               "sliced along the axis");
@@ -334,7 +311,7 @@ int64_t mlir::tgpu::getReduceScratchBytes(Operation *reduceOp) {
   int64_t warpsAlong = 1;
   if (layout->hasInDim("warp"))
     for (int i = 0; i < layout->getInDimSizeLog2("warp"); ++i)
-      if (coordsOf(*layout, "warp", int32_t(1) << i)[op.getAxis()] != 0)
+      if (layoutCoords(*layout, "warp", int32_t(1) << i)[op.getAxis()] != 0)
         warpsAlong *= 2;
   if (warpsAlong == 1)
     return 0;
@@ -342,7 +319,7 @@ int64_t mlir::tgpu::getReduceScratchBytes(Operation *reduceOp) {
   int64_t numel = resultType ? resultType.getNumElements() : 1;
   int64_t bytes = 0;
   for (Value src : op.getSrcs())
-    bytes += warpsAlong * numel * elementBytes(src.getType());
+    bytes += warpsAlong * numel * memoryElementBytes(src.getType());
   return bytes;
 }
 

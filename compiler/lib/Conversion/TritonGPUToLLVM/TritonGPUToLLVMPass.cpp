@@ -76,7 +76,8 @@ public:
     int64_t sharedBytes = 0;
     module.walk([&](Operation *op) {
       sharedBytes = std::max({sharedBytes, mlir::tgpu::getReduceScratchBytes(op),
-                              mlir::tgpu::getConvertLayoutScratchBytes(op)});
+                              mlir::tgpu::getConvertLayoutScratchBytes(op),
+                              mlir::tgpu::getAtomicScratchBytes(op)});
     });
     mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
     info.axisInfo = &axisInfo;
@@ -90,6 +91,7 @@ public:
     mlir::tgpu::populateLoadStoreOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateReduceOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateDotOpToLLVMPatterns(converter, patterns);
+    mlir::tgpu::populateAtomicOpToLLVMPatterns(converter, patterns, info);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     mlir::tgpu::populateMathOpToLLVMPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);

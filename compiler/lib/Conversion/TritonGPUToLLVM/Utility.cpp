@@ -222,3 +222,28 @@ Value mlir::tgpu::linearize(RewriterBase &rewriter, Location loc,
   }
   return idx ? idx : i32Constant(rewriter, loc, 0);
 }
+
+SmallVector<int32_t> mlir::tgpu::layoutCoords(const LinearLayout &layout,
+                                              StringRef inDim, int32_t v) {
+  SmallVector<LinearLayout::NamedValue> in;
+  for (const std::string &name : layout.getInDimNames())
+    in.push_back({name, name == inDim ? v : 0});
+  SmallVector<int32_t> coords;
+  if (auto out = layout.apply(in)) {
+    for (auto &[name, c] : *out)
+      coords.push_back(c);
+  } else {
+    llvm::consumeError(out.takeError());
+    coords.assign(layout.getNumOutDims(), 0);
+  }
+  return coords;
+}
+
+int64_t mlir::tgpu::memoryElementBytes(Type type) {
+  Type elem = getElementTypeOrSelf(type);
+  if (isa<tt::PointerType, LLVM::LLVMPointerType>(elem))
+    return 8;
+  if (!elem.isIntOrFloat())
+    return 8;
+  return std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+}

@@ -63,21 +63,6 @@ struct SplatLowering : public ConvertOpToLLVMPattern<tt::SplatOp> {
   }
 };
 
-// Coordinates (one per out dim) of register `r` with lane/warp/block 0.
-SmallVector<int32_t> registerCoords(const LinearLayout &layout, int32_t r) {
-  SmallVector<LinearLayout::NamedValue> in;
-  for (const std::string &name : layout.getInDimNames())
-    in.push_back({name, name == "register" ? r : 0});
-  SmallVector<int32_t> coords;
-  if (auto out = layout.apply(in)) {
-    for (auto &[name, v] : *out)
-      coords.push_back(v);
-  } else {
-    llvm::consumeError(out.takeError());
-  }
-  return coords;
-}
-
 using Projection =
     std::function<SmallVector<int32_t>(ArrayRef<int32_t> resultCoords)>;
 
@@ -109,10 +94,10 @@ std::optional<SmallVector<int32_t>> remapRegisters(const LinearLayout &src,
   std::map<SmallVector<int32_t>, int32_t> owner;
   int32_t srcRegs = src.getInDimSize("register");
   for (int32_t r = 0; r < srcRegs; ++r)
-    owner.emplace(registerCoords(src, r), r);
+    owner.emplace(layoutCoords(src, "register", r), r);
   SmallVector<int32_t> map;
   for (int32_t r = 0, e = dst.getInDimSize("register"); r < e; ++r) {
-    auto it = owner.find(project(registerCoords(dst, r)));
+    auto it = owner.find(project(layoutCoords(dst, "register", r)));
     if (it == owner.end())
       return std::nullopt;
     map.push_back(it->second);
@@ -271,11 +256,7 @@ int64_t mlir::tgpu::getConvertLayoutScratchBytes(Operation *op) {
   auto identity = [](ArrayRef<int32_t> c) { return SmallVector<int32_t>(c); };
   if (remapRegisters(*src, *dst, identity))
     return 0;
-  Type elem = srcType.getElementType();
-  int64_t bytes = isa<tt::PointerType>(elem)
-                      ? 8
-                      : std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
-  return srcType.getNumElements() * bytes;
+  return srcType.getNumElements() * memoryElementBytes(srcType);
 }
 
 void mlir::tgpu::populateViewOpToLLVMPatterns(

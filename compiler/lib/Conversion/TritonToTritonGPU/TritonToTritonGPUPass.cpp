@@ -68,6 +68,9 @@ public:
                             "already TTGIR (it has ttg.num-warps)";
       return signalPassFailure();
     }
+    // Keyed by value and type addresses: entries from another module (a pass
+    // instance runs on many in one process) would alias freed values.
+    converted.clear();
     bool ok = true;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (failed(convert(op))) {
@@ -76,6 +79,7 @@ public:
       }
       return WalkResult::advance();
     });
+    converted.clear();
     if (!ok)
       return signalPassFailure();
     Builder b(ctx);

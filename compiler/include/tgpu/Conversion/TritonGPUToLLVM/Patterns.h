@@ -30,6 +30,14 @@ void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
 // Fails, with a diagnostic, on a math op the NVPTX back end cannot select.
 LogicalResult checkMathOpsLowerable(ModuleOp module);
 
+// tt.atomic_rmw / tt.atomic_cas: predicated PTX atom by one owner each.
+void populateAtomicOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const LoweringInfo &info);
+// Bytes of shared memory an atomic needs to hand its old values to the other
+// holders of each element.
+int64_t getAtomicScratchBytes(Operation *op);
+
 // tt.dot on the FMA path (#ttg.dot_op operands of a blocked result).
 void populateDotOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);

@@ -70,6 +70,15 @@ Value emitUniqueOwnerPredicate(RewriterBase &rewriter, Location loc,
 // bytes.
 Value getSharedMemoryBase(RewriterBase &rewriter, Operation *op);
 
+// The coordinates (one per out dim) `layout` gives input `v` of `inDim`
+// with every other input 0: a basis combination, known at compile time.
+SmallVector<int32_t> layoutCoords(const LinearLayout &layout, StringRef inDim,
+                                  int32_t v);
+
+// Bytes of one element of `type` (or of its elements) in memory: pointers 8,
+// i1 1.
+int64_t memoryElementBytes(Type type);
+
 // The row-major linear index of `coords` in `shape`.
 Value linearize(RewriterBase &rewriter, Location loc, ArrayRef<Value> coords,
                 ArrayRef<int64_t> shape);

@@ -1,0 +1,55 @@
+// RUN: tgpu-opt %s -split-input-file --convert-triton-gpu-to-llvm -verify-diagnostics | FileCheck %s
+
+// A scalar atomic whose old value is used: thread 0 does it, publishes the
+// old value in shared memory between barriers, and every thread reads it.
+// CHECK: module attributes {{.*}}ttg.shared = 16 : i32
+// CHECK-LABEL: llvm.func @scalar_add
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[T0:.*]] = llvm.icmp "eq" %[[TID]]
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects {{.*}}"mov.b32 $0, 0;\0A\09@$2 atom.acq_rel.gpu.global.add.u32 $0, [ $1 + 0 ], $3;", "=r,l,b,r" %{{.*}}, %[[T0]], %{{.*}}
+// CHECK: nvvm.barrier0
+// CHECK: %[[SLOT:.*]] = llvm.select %[[T0]], %{{.*}}, %{{.*}} : i1, !llvm.ptr<3>
+// CHECK: llvm.store %[[OLD]], %[[SLOT]]
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scalar_add(%p: !tt.ptr<i32>, %q: !tt.ptr<i32>, %v: i32) {
+    %old = tt.atomic_rmw add, acq_rel, gpu, %p, %v : (!tt.ptr<i32>, i32) -> i32
+    tt.store %q, %old : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// 32 elements over 4 warps: warps 1..3 hold copies, so only warp 0 updates
+// (warp bits 0 and 1 clear), each lane once; the mask joins the predicate.
+// Unused old values need no shared memory.
+// CHECK-LABEL: llvm.func @tensor_fadd
+// CHECK: %[[OWN:.*]] = llvm.icmp "eq" 
+// CHECK: %[[P:.*]] = llvm.and %[[OWN]], %{{.*}} : i1
+// CHECK: "mov.b32 $0, 0;\0A\09@$2 atom.relaxed.gpu.global.add.f32 $0, [ $1 + 0 ], $3;", "=r,l,b,r" %{{.*}}, %[[P]]
+// CHECK-NOT: atom
+// CHECK-NOT: nvvm.barrier0
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tensor_fadd(%p: !tt.ptr<f32>, %v: tensor<32xf32, #b>, %m: tensor<32xi1, #b>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #b>
+    %pp = tt.addptr %ps, %r : tensor<32x!tt.ptr<f32>, #b>, tensor<32xi32, #b>
+    %old = tt.atomic_rmw fadd, relaxed, gpu, %pp, %v, %m : (tensor<32x!tt.ptr<f32>, #b>, tensor<32xf32, #b>, tensor<32xi1, #b>) -> tensor<32xf32, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// PTX has no 16-bit integer atomic add.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @short_add(%p: !tt.ptr<i16>, %v: i16) {
+    // expected-error @below {{PTX has no atomic add on 'i16'}}
+    // expected-error @below {{failed to legalize operation 'tt.atomic_rmw'}}
+    %old = tt.atomic_rmw add, relaxed, gpu, %p, %v : (!tt.ptr<i16>, i16) -> i16
+    tt.return
+  }
+}
