@@ -276,26 +276,6 @@ static Attribute joinedEncoding(Attribute encoding) {
       append(blocked.getWarpsPerCTA(), 1), order, {});
 }
 
-// split: the inverse, when each thread holds both halves of the last dim.
-static Attribute splitEncoding(Attribute encoding) {
-  auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encoding);
-  if (!blocked || !blocked.getCgaBases().empty() || blocked.getRank() < 2)
-    return {};
-  if (blocked.getSizePerThread().back() != 2 ||
-      blocked.getThreadsPerWarp().back() != 1 ||
-      blocked.getWarpsPerCTA().back() != 1)
-    return {};
-  unsigned last = blocked.getRank() - 1;
-  SmallVector<unsigned> order;
-  for (unsigned o : blocked.getOrder())
-    if (o != last)
-      order.push_back(o);
-  return ttg::BlockedEncodingAttr::get(
-      encoding.getContext(), blocked.getSizePerThread().drop_back(),
-      blocked.getThreadsPerWarp().drop_back(),
-      blocked.getWarpsPerCTA().drop_back(), order, {});
-}
-
 static bool keepsEncoding(Operation *op) {
   return op->hasTrait<OpTrait::SameOperandsAndResultEncoding>() ||
          op->hasTrait<OpTrait::Elementwise>() ||
@@ -329,7 +309,7 @@ Attribute inferDstEncoding(Operation *op, Attribute encoding) {
   if (isa<tt::JoinOp>(op))
     return joinedEncoding(encoding);
   if (isa<tt::SplitOp>(op))
-    return splitEncoding(encoding);
+    return ttg::getSplitResultEncoding(encoding);
   // The result follows the indices.
   if (isa<tt::GatherOp>(op))
     return encoding;
@@ -368,7 +348,7 @@ Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
         encoding, cast<RankedTensorType>(trans.getType()).getShape(), inverse);
   }
   if (isa<tt::JoinOp>(op))
-    return splitEncoding(encoding);
+    return ttg::getSplitResultEncoding(encoding);
   if (isa<tt::SplitOp>(op))
     return joinedEncoding(encoding);
   if (isa<tt::GatherOp>(op))

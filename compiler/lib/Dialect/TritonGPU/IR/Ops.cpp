@@ -103,23 +103,6 @@ bool hasDotOperandEncoding(Value v) {
   return type && isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding());
 }
 
-// The result layout of split on a blocked source whose threads hold both
-// halves of the last dim (null otherwise).
-Attribute splitResultEncoding(Attribute src) {
-  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(src);
-  if (!blocked || !blocked.getCgaBases().empty() || blocked.getRank() < 2 ||
-      blocked.getSizePerThread().back() != 2 || blocked.getThreadsPerWarp().back() != 1 ||
-      blocked.getWarpsPerCTA().back() != 1)
-    return {};
-  unsigned last = blocked.getRank() - 1;
-  SmallVector<unsigned> order;
-  for (unsigned o : blocked.getOrder())
-    if (o != last)
-      order.push_back(o);
-  return BlockedEncodingAttr::get(src.getContext(), blocked.getSizePerThread().drop_back(),
-                                  blocked.getThreadsPerWarp().drop_back(),
-                                  blocked.getWarpsPerCTA().drop_back(), order, {});
-}
 
 // cvt(x) -> x, and cvt(producer) -> producer in the new layout.
 struct FoldConvertIntoProducer : public OpRewritePattern<ConvertLayoutOp> {
@@ -299,7 +282,7 @@ struct FoldConvertIntoSplit : public OpRewritePattern<SplitOp> {
     auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
     if (!cvt)
       return failure();
-    Attribute splitEnc = splitResultEncoding(getEncoding(cvt.getSrc().getType()));
+    Attribute splitEnc = getSplitResultEncoding(getEncoding(cvt.getSrc().getType()));
     if (!splitEnc || splitEnc != getEncoding(op.getOutLHS().getType()))
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
@@ -451,4 +434,22 @@ LogicalResult BarrierOp::verify() {
   if (getAddrSpace() == AddrSpace::None)
     return emitOpError("must order at least one kind of memory");
   return success();
+}
+
+// The result layout of split on a blocked source whose threads hold both
+// halves of the last dim (null otherwise).
+Attribute mlir::triton::gpu::getSplitResultEncoding(Attribute src) {
+  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(src);
+  if (!blocked || !blocked.getCgaBases().empty() || blocked.getRank() < 2 ||
+      blocked.getSizePerThread().back() != 2 || blocked.getThreadsPerWarp().back() != 1 ||
+      blocked.getWarpsPerCTA().back() != 1)
+    return {};
+  unsigned last = blocked.getRank() - 1;
+  SmallVector<unsigned> order;
+  for (unsigned o : blocked.getOrder())
+    if (o != last)
+      order.push_back(o);
+  return BlockedEncodingAttr::get(src.getContext(), blocked.getSizePerThread().drop_back(),
+                                  blocked.getThreadsPerWarp().drop_back(),
+                                  blocked.getWarpsPerCTA().drop_back(), order, {});
 }

@@ -30,6 +30,11 @@ unsigned getEncodingRank(Attribute enc);
 // Blocked, mma or linear at the root of slice/dot_op chains.
 Attribute getRootEncoding(Attribute enc);
 
+// The layout of tt.split's results from a blocked source whose threads each
+// hold both halves of the last dim (sizePerThread 2 there, one lane and one
+// warp); null for any other source.
+Attribute getSplitResultEncoding(Attribute src);
+
 // Triton's blocked layout for `shape` with `sizePerThread` elements per thread
 // and dims `order`ed fastest first: lanes, then warps, go to the fastest dims
 // first (each taking at most shape / sizePerThread threads), and the slowest

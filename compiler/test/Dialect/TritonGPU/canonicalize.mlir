@@ -1,0 +1,36 @@
+// RUN: tgpu-opt %s -split-input-file -canonicalize | FileCheck %s
+
+// convert(convert(x)) is one convert; a convert back to x's own type is x.
+// CHECK-LABEL: tt.func @chain
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<128xf32, #[[A:[a-z0-9]+]]>)
+// CHECK-NEXT: %[[C:[0-9]+]] = ttg.convert_layout %[[X]] : tensor<128xf32, #[[A]]> -> tensor<128xf32, #{{[a-z0-9]+}}>
+// CHECK-NEXT: tt.return %[[X]], %[[C]]
+#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @chain(%x: tensor<128xf32, #a>) -> (tensor<128xf32, #a>, tensor<128xf32, #c>) {
+    %0 = ttg.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    %1 = ttg.convert_layout %0 : tensor<128xf32, #b> -> tensor<128xf32, #a>
+    %2 = ttg.convert_layout %0 : tensor<128xf32, #b> -> tensor<128xf32, #c>
+    tt.return %1, %2 : tensor<128xf32, #a>, tensor<128xf32, #c>
+  }
+}
+
+// -----
+
+// split reads through a convert when its source already holds both halves
+// of the last dim in each thread and the results keep their layout.
+// CHECK-LABEL: tt.func @split_through_convert
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<64x2xf32, #{{[a-z0-9]+}}>)
+// CHECK-NEXT: %{{.*}}, %{{.*}} = tt.split %[[X]]
+#p = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [2, 1], order = [1, 0]}>
+#q = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+#r = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_through_convert(%x: tensor<64x2xf32, #p>) -> (tensor<64xf32, #r>, tensor<64xf32, #r>) {
+    %0 = ttg.convert_layout %x : tensor<64x2xf32, #p> -> tensor<64x2xf32, #q>
+    %lo, %hi = tt.split %0 : tensor<64x2xf32, #q> -> tensor<64xf32, #r>
+    tt.return %lo, %hi : tensor<64xf32, #r>, tensor<64xf32, #r>
+  }
+}
