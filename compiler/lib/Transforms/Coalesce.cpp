@@ -73,13 +73,6 @@ unsigned vectorWidth(Operation *op, unsigned fastest,
                                       std::max(128u / elemBits, 1u)));
 }
 
-int lookupIntAttr(Operation *op, StringRef name, int fallback) {
-  for (; op; op = op->getParentOp())
-    if (auto attr = op->getAttrOfType<IntegerAttr>(name))
-      return attr.getInt();
-  return fallback;
-}
-
 ttg::BlockedEncodingAttr
 coalescedEncoding(Operation *op, const tgpu::ModuleAxisInfoAnalysis &axisInfo,
                   int numWarps, int threadsPerWarp) {
@@ -168,7 +161,7 @@ public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     tgpu::ModuleAxisInfoAnalysis axisInfo(module);
-    int threadsPerWarp = lookupIntAttr(module, "ttg.threads-per-warp", 32);
+    int threadsPerWarp = ttg::lookupThreadsPerWarp(module);
 
     // Choose every layout first (the analysis speaks of the original values),
     // then rewrite.
@@ -179,7 +172,7 @@ public:
       if (!type || !isa<tt::PointerType>(type.getElementType()) ||
           !type.getEncoding())
         return;
-      int numWarps = lookupIntAttr(op, "ttg.num-warps", 4);
+      int numWarps = ttg::lookupNumWarps(op);
       layouts[op] = coalescedEncoding(op, axisInfo, numWarps, threadsPerWarp);
     });
     for (auto &[op, encoding] : layouts)

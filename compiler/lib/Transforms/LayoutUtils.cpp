@@ -112,21 +112,6 @@ bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst) {
   return outs.empty() || (outs.size() == 1 && outs[0] == "register");
 }
 
-static std::optional<int64_t> lookupIntAttr(Operation *op, StringRef name) {
-  for (Operation *p = op; p; p = p->getParentOp())
-    if (auto attr = p->getAttrOfType<IntegerAttr>(name))
-      return attr.getInt();
-  return std::nullopt;
-}
-
-int lookupNumWarps(Operation *op) {
-  return int(lookupIntAttr(op, "ttg.num-warps").value_or(4));
-}
-
-int lookupThreadsPerWarp(Operation *op) {
-  return int(lookupIntAttr(op, "ttg.threads-per-warp").value_or(32));
-}
-
 bool isExpensiveMemoryAccess(Operation *op) {
   if (op->getNumOperands() == 0)
     return false;
@@ -139,7 +124,7 @@ bool isExpensiveMemoryAccess(Operation *op) {
     return false;
   // Fewer elements than threads: the repeated accesses hit in cache.
   return tensor.getNumElements() >=
-         int64_t(lookupNumWarps(op)) * lookupThreadsPerWarp(op);
+         int64_t(ttg::lookupNumWarps(op)) * ttg::lookupThreadsPerWarp(op);
 }
 
 bool isExpensiveSharedLoad(Operation *op) {
@@ -150,7 +135,7 @@ bool isExpensiveSharedLoad(Operation *op) {
   if (!type || type.getNumElements() == 1)
     return false;
   return type.getNumElements() >=
-         int64_t(lookupNumWarps(op)) * lookupThreadsPerWarp(op);
+         int64_t(ttg::lookupNumWarps(op)) * ttg::lookupThreadsPerWarp(op);
 }
 
 bool absorbsConversion(Operation *op, Attribute target) {

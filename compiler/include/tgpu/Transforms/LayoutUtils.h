@@ -47,11 +47,6 @@ bool catNeedsExchange(triton::CatOp cat, Attribute target);
 // Converting `src` into `dst` only permutes each thread's registers.
 bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst);
 
-// ttg.num-warps of the closest ancestor that has it (4 when none does), and
-// the module's ttg.threads-per-warp (32 when absent).
-int lookupNumWarps(Operation *op);
-int lookupThreadsPerWarp(Operation *op);
-
 // A global load/store whose layout matters: block pointers, and tensors with
 // at least one element per thread of the CTA.
 bool isExpensiveMemoryAccess(Operation *op);

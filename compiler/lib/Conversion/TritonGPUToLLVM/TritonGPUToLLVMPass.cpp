@@ -24,12 +24,6 @@ using namespace mlir;
 
 namespace {
 
-int moduleInt(ModuleOp module, StringRef name, int fallback) {
-  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-    return attr.getInt();
-  return fallback;
-}
-
 class ConvertTritonGPUToLLVM
     : public mlir::tgpu::impl::ConvertTritonGPUToLLVMBase<
           ConvertTritonGPUToLLVM> {
@@ -39,8 +33,8 @@ public:
     MLIRContext *ctx = &getContext();
 
     mlir::tgpu::LoweringInfo info;
-    info.numWarps = moduleInt(module, "ttg.num-warps", 4);
-    info.threadsPerWarp = moduleInt(module, "ttg.threads-per-warp", 32);
+    info.numWarps = triton::gpu::lookupNumWarps(module);
+    info.threadsPerWarp = triton::gpu::lookupThreadsPerWarp(module);
     if (auto target = module->getAttrOfType<StringAttr>("ttg.target")) {
       StringRef t = target.getValue();
       int cc = 0;

@@ -302,3 +302,18 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op, NamedAtt
   });
   return failure(result.wasInterrupted());
 }
+
+static int lookupIntAttr(Operation *op, StringRef name, int fallback) {
+  for (; op; op = op->getParentOp())
+    if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+      return int(attr.getInt());
+  return fallback;
+}
+
+int mlir::triton::gpu::lookupNumWarps(Operation *op) {
+  return lookupIntAttr(op, "ttg.num-warps", 4);
+}
+
+int mlir::triton::gpu::lookupThreadsPerWarp(Operation *op) {
+  return lookupIntAttr(op, "ttg.threads-per-warp", 32);
+}

@@ -235,55 +235,26 @@ struct FoldConvertIntoHistogram : public OpRewritePattern<HistogramOp> {
   }
 };
 
-// gather(cvt(src), idx) -> gather(src, idx): without a chosen layout the
-// source goes through shared memory anyway.
-struct FoldConvertIntoGatherSource : public OpRewritePattern<GatherOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(GatherOp op, PatternRewriter &rewriter) const override {
-    if (op.getEfficientLayout())
-      return failure();
-    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
-    if (!cvt)
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
-    return success();
-  }
-};
+// op(cvt(x)) -> op(x) for ops that read their source in any layout: gather
+// without a chosen layout (the source goes through shared memory),
+// local_alloc / local_store (shared memory takes any layout), and split when
+// x's layout splits into the same result layout.
+bool readsThroughConvert(GatherOp op, ConvertLayoutOp) {
+  return !op.getEfficientLayout();
+}
+bool readsThroughConvert(LocalAllocOp, ConvertLayoutOp) { return true; }
+bool readsThroughConvert(LocalStoreOp, ConvertLayoutOp) { return true; }
+bool readsThroughConvert(SplitOp op, ConvertLayoutOp cvt) {
+  Attribute splitEnc = getSplitResultEncoding(getEncoding(cvt.getSrc().getType()));
+  return splitEnc && splitEnc == getEncoding(op.getOutLHS().getType());
+}
 
-// local_alloc(cvt(x)) / local_store(cvt(x)): shared memory takes any layout.
-struct FoldConvertIntoLocalAlloc : public OpRewritePattern<LocalAllocOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LocalAllocOp op, PatternRewriter &rewriter) const override {
-    if (!op.getSrc())
-      return failure();
-    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
-    if (!cvt)
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
-    return success();
-  }
-};
-
-struct FoldConvertIntoLocalStore : public OpRewritePattern<LocalStoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LocalStoreOp op, PatternRewriter &rewriter) const override {
-    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
-    if (!cvt)
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
-    return success();
-  }
-};
-
-// split(cvt(x)) -> split(x) when x's layout splits into the same results.
-struct FoldConvertIntoSplit : public OpRewritePattern<SplitOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(SplitOp op, PatternRewriter &rewriter) const override {
-    auto cvt = op.getSrc().getDefiningOp<ConvertLayoutOp>();
-    if (!cvt)
-      return failure();
-    Attribute splitEnc = getSplitResultEncoding(getEncoding(cvt.getSrc().getType()));
-    if (!splitEnc || splitEnc != getEncoding(op.getOutLHS().getType()))
+template <typename OpT> struct ReadSourceThroughConvert : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    Value src = op.getSrc();
+    auto cvt = src ? src.template getDefiningOp<ConvertLayoutOp>() : ConvertLayoutOp();
+    if (!cvt || !readsThroughConvert(op, cvt))
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
     return success();
@@ -295,8 +266,9 @@ struct FoldConvertIntoSplit : public OpRewritePattern<SplitOp> {
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                   MLIRContext *context) {
   patterns.add<FoldConvertIntoProducer, FoldConvertIntoReshape, FoldConvertIntoTrans,
-               FoldConvertIntoGatherSource, FoldConvertIntoHistogram, FoldConvertIntoLocalAlloc,
-               FoldConvertIntoLocalStore, FoldConvertIntoSplit>(context);
+               FoldConvertIntoHistogram, ReadSourceThroughConvert<GatherOp>,
+               ReadSourceThroughConvert<LocalAllocOp>, ReadSourceThroughConvert<LocalStoreOp>,
+               ReadSourceThroughConvert<SplitOp>>(context);
 }
 
 // A tensor and a buffer hold the same elements: same shape and element type.

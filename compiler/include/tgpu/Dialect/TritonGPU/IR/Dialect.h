@@ -30,6 +30,12 @@ unsigned getEncodingRank(Attribute enc);
 // Blocked, mma or linear at the root of slice/dot_op chains.
 Attribute getRootEncoding(Attribute enc);
 
+// The launch parameters an op runs with: the nearest enclosing op's
+// ttg.num-warps / ttg.threads-per-warp (the module's, for whole kernels);
+// 4 and 32 when none says.
+int lookupNumWarps(Operation *op);
+int lookupThreadsPerWarp(Operation *op);
+
 // The layout of tt.split's results from a blocked source whose threads each
 // hold both halves of the last dim (sizePerThread 2 there, one lane and one
 // warp); null for any other source.
