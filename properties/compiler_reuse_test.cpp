@@ -3,10 +3,14 @@
 // and kernels compiled in between must not leak into it. (A pass keeping a
 // value map across runs once made the second compile of a matmul invalid.)
 #include "tgpu/Pipeline/Compiler.h"
+#include "tgpu/Target/PTX.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
+
+#include <regex>
 
 namespace {
 
@@ -48,6 +52,47 @@ TEST(CompilerReuse, SameOutputEveryTime) {
   for (int round = 0; round < 3; ++round)
     EXPECT_EQ(compileOrFail(**compiler, kernels[0]), first[0])
         << kernels[0] << ", repeat " << round;
+}
+
+// libdevice is parsed once per process and its subsets cached: compiles after
+// the first (in the same compiler or another) give the same PTX, and a bad
+// path is an error that names it and leaves the next compile unharmed.
+// NVPTX numbers call sequences ("{ // callseq 3, 0") per target machine, so
+// a reused one numbers on from the last kernel: only those comments differ.
+std::string withoutCallseqNumbers(const std::string &ptx) {
+  static const std::regex callseq("// callseq [0-9]+");
+  return std::regex_replace(ptx, callseq, "// callseq");
+}
+
+TEST(CompilerReuse, LibdeviceLinkedTheSameEveryTime) {
+  std::string libdevice = mlir::tgpu::defaultLibdevicePath();
+  if (!llvm::sys::fs::exists(libdevice))
+    GTEST_SKIP() << "no libdevice at " << libdevice;
+  mlir::tgpu::CompilerOptions options;
+  options.arch = "sm_90";
+  auto compiler = mlir::tgpu::Compiler::create(options);
+  ASSERT_TRUE(bool(compiler)) << llvm::toString(compiler.takeError());
+  const char *kernel = "triton/libdevice_and_assert.ttir";
+  std::string first = withoutCallseqNumbers(compileOrFail(**compiler, kernel));
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.find("__nv_"), std::string::npos);
+  EXPECT_EQ(first.find("__nvvm_reflect"), std::string::npos);
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(compileOrFail(**compiler, "vector_add.ttir").find("__nv_"),
+              std::string::npos);
+    EXPECT_EQ(withoutCallseqNumbers(compileOrFail(**compiler, kernel)), first)
+        << "round " << round;
+  }
+
+  options.libdevicePath = "/nonexistent/libdevice.10.bc";
+  auto missing = mlir::tgpu::Compiler::create(options);
+  ASSERT_TRUE(bool(missing)) << llvm::toString(missing.takeError());
+  auto failed = (*missing)->compile(readKernel(kernel), kernel);
+  ASSERT_FALSE(bool(failed));
+  std::string message = llvm::toString(failed.takeError());
+  EXPECT_NE(message.find("'/nonexistent/libdevice.10.bc'"), std::string::npos)
+      << message;
+  EXPECT_EQ(withoutCallseqNumbers(compileOrFail(**compiler, kernel)), first);
 }
 
 } // namespace

@@ -34,3 +34,11 @@ if os.access(ptxas, os.X_OK):
     config.environment["PTXAS"] = ptxas
     if "TGPU_PTXAS" in os.environ:
         config.environment["TGPU_PTXAS"] = os.environ["TGPU_PTXAS"]
+
+# libdevice (CUDA's math library bitcode) for kernels that call __nv_*
+# functions; tests that link it say `REQUIRES: libdevice`.
+libdevice = os.environ.get("TGPU_LIBDEVICE") or "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
+if os.path.isfile(libdevice):
+    config.available_features.add("libdevice")
+if "TGPU_LIBDEVICE" in os.environ:
+    config.environment["TGPU_LIBDEVICE"] = os.environ["TGPU_LIBDEVICE"]

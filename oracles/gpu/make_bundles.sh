@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles each kernel of corpus/kernels/run_args.txt (or the stems given) to
-# PTX for sm_90 at 4 warps with tgpu-compile and bundles it with its inputs and the CPU
+# PTX for sm_90 at $NUM_WARPS warps (default 4) with tgpu-compile and bundles it with its inputs and the CPU
 # oracle's result, for oracles/gpu/check_bundles.sh to run on the GPU:
 #   OUT/<stem>/kernel.ptx  launch.txt (entry|grid|threads|shared bytes|args)
 #   OUT/<stem>/in/argK.bin (tgpu-run --dump-inputs)  ref/argK.bin (--dump)
@@ -9,6 +9,7 @@
 set -uo pipefail
 build=$1 out=$2
 shift 2
+warps=${NUM_WARPS:-4}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=$here/../../corpus/kernels
 mkdir -p "$out"
@@ -20,7 +21,7 @@ while IFS= read -r line; do
   [ $# -gt 0 ] && [[ "$want" != *" $stem "* ]] && continue
   d=$out/$stem
   rm -rf "$d"; mkdir -p "$d"
-  if ! "$build/bin/tgpu-compile" "$corpus/$file" --arch sm_90 --num-warps 4 \
+  if ! "$build/bin/tgpu-compile" "$corpus/$file" --arch sm_90 --num-warps "$warps" \
         -o "$d/kernel.ptx" --metadata "$d/meta.json" 2> "$d/error.txt"; then
     echo "skip $stem: $(grep -m1 'error' "$d/error.txt" | sed 's/.*error: //' | cut -c1-90)"
     rm -rf "$d"; continue

@@ -4,7 +4,7 @@
 //   tgpu-compile KERNEL.{ttir,ttgir,mlir} [-o OUT] [--arch sm_80|sm_90|sm_90a]
 //                [--num-warps N] [--emit ttgir|llvm-mlir|llir|ptx|cubin]
 //                [--metadata OUT.json] [--print-after-all] [--verify-each]
-//                [--timing]
+//                [--timing] [--libdevice PATH]
 //
 // .mlir input is an LLVM-dialect module: only the back end runs. Exit status
 // 0 on success, 1 on any bad input or failed stage (with a message on stderr).
@@ -84,6 +84,12 @@ struct CommandLine {
                        cl::desc("report the time of every pass and back-end "
                                 "phase (to stderr)"),
                        cl::cat(category)};
+  cl::opt<std::string> libdevice{
+      "libdevice",
+      cl::desc("libdevice bitcode for kernels that call __nv_* functions "
+               "(default: $TGPU_LIBDEVICE, else "
+               "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc)"),
+      cl::value_desc("file"), cl::init(""), cl::cat(category)};
 };
 
 // LLVM's code generator stops the process on what it cannot select (an
@@ -111,10 +117,10 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::install_fatal_error_handler(onLlvmFatalError);
   dropLlvmOptions({"o", "arch", "num-warps", "emit", "metadata",
-                   "print-after-all", "verify-each", "timing"});
+                   "print-after-all", "verify-each", "timing", "libdevice"});
   CommandLine cli;
   auto &[category, inputFile, outputFile, arch, numWarps, emit, metadataFile,
-         printAfterAll, verifyEach, timing] = cli;
+         printAfterAll, verifyEach, timing, libdevice] = cli;
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tgpu kernel compiler\n");
 
@@ -138,6 +144,8 @@ int main(int argc, char **argv) {
   options.printAfterAll = printAfterAll;
   options.verifyEach = verifyEach;
   options.timing = timing;
+  if (!libdevice.empty())
+    options.libdevicePath = libdevice.getValue();
 
   std::optional<InputKind> inputKind = inputKindFromFileName(inputFile);
   if (!inputKind)

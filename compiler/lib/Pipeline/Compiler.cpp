@@ -416,6 +416,12 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
       return failWith(translated.takeError());
     llvmModule = std::move(*translated);
   }
+  if (usesLibdevice(*llvmModule)) {
+    TimingScope scope = self.rootTiming.nest("link libdevice");
+    if (llvm::Error error = linkLibdevice(
+            *llvmModule, options.libdevicePath.value_or(defaultLibdevicePath())))
+      return failWith(std::move(error));
+  }
   if (options.printAfterAll)
     self.printLlvmAfter("translation", *llvmModule);
 

@@ -44,6 +44,8 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
 }
 
 void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
+  pm.addPass(createAllocateSharedMemory());
+  pm.addPass(createTritonGPUMembar());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTritonGPUToLLVM());
   pm.addPass(createCanonicalizerPass());
@@ -53,7 +55,8 @@ void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
 void mlir::tgpu::registerPipelines() {
   PassPipelineRegistration<>(
       "tgpu-ttgir-to-llvm",
-      "TTGIR to the LLVM dialect: convert-scf-to-cf, "
+      "TTGIR to the LLVM dialect: allocate-shared-memory, "
+      "tritongpu-membar, convert-scf-to-cf, "
       "convert-triton-gpu-to-llvm, canonicalize, cse",
       buildTtgirToLlvmPipeline);
   PassPipelineRegistration<>(

@@ -7,12 +7,20 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -25,6 +33,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <mutex>
 
@@ -192,6 +201,220 @@ llvm::Expected<std::string> PtxTarget::emitPtx(llvm::Module &module) const {
   if (llvm::Error error = diagnostics.takeError("PTX emission failed"))
     return std::move(error);
   return std::string(ptx.str());
+}
+
+//===----------------------------------------------------------------------===//
+// libdevice
+//===----------------------------------------------------------------------===//
+
+std::string mlir::tgpu::defaultLibdevicePath() {
+  if (std::optional<std::string> fromEnv =
+          llvm::sys::Process::GetEnv("TGPU_LIBDEVICE"))
+    if (!fromEnv->empty())
+      return *fromEnv;
+  return "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
+}
+
+// The libdevice functions `module` declares (and so calls), sorted.
+static llvm::SmallVector<std::string>
+libdeviceDeclarations(const llvm::Module &module) {
+  llvm::SmallVector<std::string> names;
+  for (const llvm::Function &f : module.functions())
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      names.push_back(f.getName().str());
+  llvm::sort(names);
+  return names;
+}
+
+bool mlir::tgpu::usesLibdevice(const llvm::Module &module) {
+  return !libdeviceDeclarations(module).empty();
+}
+
+namespace {
+// libdevice modules parsed once per process, each in its own context, and
+// the bitcode of the subsets kernels needed. A kernel's module lives in
+// another context, which LLVM cannot clone into: the subset (a few functions
+// out of ~500) travels as bitcode, which is quick to parse.
+class LibdeviceCache {
+public:
+  static LibdeviceCache &get() {
+    static LibdeviceCache cache;
+    return cache;
+  }
+
+  // The bitcode of the definitions of `names` and everything they reference
+  // in the libdevice at `path`. The returned reference stays valid.
+  llvm::Expected<const std::string &>
+  subset(llvm::StringRef path, llvm::ArrayRef<std::string> names) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = libraries.find(path);
+    if (found == libraries.end()) {
+      auto loaded = load(path);
+      if (!loaded)
+        return loaded.takeError();
+      found = libraries.try_emplace(path, std::move(*loaded)).first;
+    }
+    Library &library = found->second;
+    std::string key = llvm::join(names, ",");
+    auto cached = library.subsets.find(key);
+    if (cached != library.subsets.end())
+      return cached->second;
+    auto bitcode = cut(*library.module, path, names);
+    if (!bitcode)
+      return bitcode.takeError();
+    return library.subsets.try_emplace(key, std::move(*bitcode))
+        .first->second;
+  }
+
+private:
+  struct Library {
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    llvm::StringMap<std::string> subsets; // by the needed names, joined
+  };
+
+  static llvm::Expected<Library> load(llvm::StringRef path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return llvm::createStringError(
+          buffer.getError(),
+          "cannot read libdevice '" + path + "': " +
+              buffer.getError().message() +
+              " (install CUDA, or set TGPU_LIBDEVICE or --libdevice to "
+              "libdevice.10.bc)");
+    Library library;
+    library.context = std::make_unique<llvm::LLVMContext>();
+    ScopedLlvmDiagnostics diagnostics(*library.context);
+    auto module =
+        llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), *library.context);
+    if (!module)
+      return llvm::createStringError("libdevice '" + path +
+                                     "' is not LLVM bitcode: " +
+                                     llvm::toString(module.takeError()));
+    library.module = std::move(*module);
+    return std::move(library);
+  }
+
+  // The definitions `names` need, transitively (callees, tables they read).
+  static llvm::DenseSet<const llvm::GlobalValue *>
+  closure(llvm::ArrayRef<const llvm::GlobalValue *> roots) {
+    llvm::DenseSet<const llvm::GlobalValue *> needed;
+    llvm::SmallVector<const llvm::GlobalValue *> work;
+    llvm::DenseSet<const llvm::Constant *> seen;
+    llvm::SmallVector<const llvm::Value *> values;
+    auto visit = [&](const llvm::Value *root) {
+      values.push_back(root);
+      while (!values.empty()) {
+        const llvm::Value *v = values.pop_back_val();
+        if (auto *gv = llvm::dyn_cast<llvm::GlobalValue>(v)) {
+          if (needed.insert(gv).second)
+            work.push_back(gv);
+        } else if (auto *c = llvm::dyn_cast<llvm::Constant>(v)) {
+          if (seen.insert(c).second)
+            for (const llvm::Use &u : c->operands())
+              values.push_back(u.get());
+        }
+      }
+    };
+    for (const llvm::GlobalValue *root : roots)
+      visit(root);
+    while (!work.empty()) {
+      const llvm::GlobalValue *gv = work.pop_back_val();
+      if (auto *f = llvm::dyn_cast<llvm::Function>(gv)) {
+        for (const llvm::BasicBlock &block : *f)
+          for (const llvm::Instruction &inst : block)
+            for (const llvm::Use &u : inst.operands())
+              visit(u.get());
+      } else if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
+        if (var->hasInitializer())
+          visit(var->getInitializer());
+      }
+    }
+    return needed;
+  }
+
+  static llvm::Expected<std::string> cut(const llvm::Module &library,
+                                         llvm::StringRef path,
+                                         llvm::ArrayRef<std::string> names) {
+    llvm::SmallVector<const llvm::GlobalValue *> roots;
+    for (const std::string &name : names) {
+      const llvm::Function *f = library.getFunction(name);
+      if (!f || f->isDeclaration())
+        return llvm::createStringError("libdevice '" + path +
+                                       "' has no function '" + name + "'");
+      roots.push_back(f);
+    }
+    llvm::DenseSet<const llvm::GlobalValue *> needed = closure(roots);
+    llvm::ValueToValueMapTy map;
+    std::unique_ptr<llvm::Module> subset = llvm::CloneModule(
+        library, map,
+        [&](const llvm::GlobalValue *gv) { return needed.contains(gv); });
+    // The other ~500 functions became declarations nothing calls.
+    for (llvm::Function &f : llvm::make_early_inc_range(subset->functions()))
+      if (f.isDeclaration() && f.use_empty())
+        f.eraseFromParent();
+    for (llvm::GlobalVariable &var :
+         llvm::make_early_inc_range(subset->globals()))
+      if (var.isDeclaration() && var.use_empty())
+        var.eraseFromParent();
+    std::string bitcode;
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(*subset, os);
+    os.flush();
+    return bitcode;
+  }
+
+  std::mutex mutex;
+  llvm::StringMap<Library> libraries; // by path
+};
+} // namespace
+
+llvm::Error mlir::tgpu::linkLibdevice(llvm::Module &module,
+                                      llvm::StringRef path) {
+  llvm::SmallVector<std::string> names = libdeviceDeclarations(module);
+  if (names.empty())
+    return llvm::Error::success();
+  auto bitcode = LibdeviceCache::get().subset(path, names);
+  if (!bitcode)
+    return bitcode.takeError();
+
+  ScopedLlvmDiagnostics diagnostics(module.getContext());
+  auto library = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(*bitcode, "libdevice"), module.getContext());
+  if (!library)
+    return llvm::createStringError("cannot read the libdevice subset of '" +
+                                   path + "': " +
+                                   llvm::toString(library.takeError()));
+  // libdevice says nvptx64-nvidia-gpulibs and an older data layout; the
+  // kernel's own keep the linker quiet and are what the code is built for.
+  (*library)->setTargetTriple(module.getTargetTriple());
+  (*library)->setDataLayout(module.getDataLayout());
+  llvm::StringSet<> linked;
+  for (const llvm::GlobalValue &gv : (*library)->global_values())
+    if (!gv.isDeclaration())
+      linked.insert(gv.getName());
+  bool failed = llvm::Linker::linkModules(module, std::move(*library),
+                                         llvm::Linker::LinkOnlyNeeded);
+  if (llvm::Error error =
+          diagnostics.takeError("linking libdevice '" + path + "' failed"))
+    return error;
+  if (failed)
+    return llvm::createStringError("linking libdevice '" + path + "' failed");
+  // Internal: LLVM may inline and drop them, and they do not clash with
+  // another module's copy.
+  for (llvm::StringRef name : linked.keys())
+    if (llvm::GlobalValue *gv = module.getNamedValue(name))
+      if (!gv->isDeclaration() && !gv->hasLocalLinkage()) {
+        gv->setLinkage(llvm::GlobalValue::InternalLinkage);
+        gv->setVisibility(llvm::GlobalValue::DefaultVisibility);
+      }
+  // libdevice picks its flush-to-zero variants with
+  // __nvvm_reflect("__CUDA_FTZ"); NVVMReflect answers from this flag.
+  if (!module.getModuleFlag("nvvm-reflect-ftz"))
+    module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                         uint32_t(0));
+  return llvm::Error::success();
 }
 
 std::string mlir::tgpu::printLlvmIr(const llvm::Module &module) {

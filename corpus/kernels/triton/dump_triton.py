@@ -37,7 +37,12 @@ def save(name, compiled, target, num_warps, note=""):
     manifest.append(f"{name}\t{target}\tnum_warps={num_warps}\tok\t{note}")
 
 
+ONLY = [n for n in os.environ.get("ONLY", "").split(",") if n]
+
+
 def attempt(name, fn):
+    if ONLY and name not in ONLY:
+        return
     try:
         fn()
     except Exception:
@@ -230,6 +235,66 @@ def mixed_types(a_ptr, b_ptr, out_ptr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, (d + e.to(tl.float64)).to(tl.float32), eviction_policy="evict_last", cache_modifier=".cg")
 
 
+# misc_ops above does not parse in Triton 3.6 (kept as the record of that);
+# the same ops are split into small kernels that each compile and are checked.
+@triton.jit
+def scan_ops(x_ptr, cs_ptr, cp_ptr, cm_ptr, R: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(cs_ptr + offs, tl.cumsum(x, axis=1))
+    tl.store(cp_ptr + offs, tl.cumsum(x, axis=0, reverse=True))
+    tl.store(cm_ptr + offs, tl.associative_scan(x, 1, _max_combine))
+
+
+@triton.jit
+def _max_combine(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def join_split_reshape(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    j = tl.join(x, y)                       # [BLOCK, 2]
+    tl.store(out_ptr + tl.arange(0, 2 * BLOCK), tl.reshape(j, (2 * BLOCK,)))
+    a, b = tl.split(j)
+    r = tl.reshape(a * 2.0 - b, (BLOCK // 16, 16))
+    s = tl.sum(r, axis=1)
+    tl.store(out_ptr + 2 * BLOCK + tl.arange(0, BLOCK // 16), s)
+    p = tl.permute(tl.reshape(x, (4, BLOCK // 4)), (1, 0))
+    tl.store(out_ptr + 2 * BLOCK + BLOCK // 16 + tl.arange(0, BLOCK // 4)[:, None] * 4
+             + tl.arange(0, 4)[None, :], p)
+
+
+@triton.jit
+def argmax_rows(x_ptr, val_ptr, idx_ptr, C: tl.constexpr):
+    row = tl.program_id(0)
+    x = tl.load(x_ptr + row * C + tl.arange(0, C))
+    v, i = tl.max(x, axis=0, return_indices=True)
+    tl.store(val_ptr + row, v)
+    tl.store(idx_ptr + row, i)
+
+
+@triton.jit
+def gather_hist(x_ptr, i_ptr, out_ptr, h_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    i = tl.load(i_ptr + offs)
+    tl.store(out_ptr + offs, tl.gather(x, i & (BLOCK - 1), axis=0))
+    tl.store(h_ptr + tl.arange(0, 16), tl.histogram(i & 15, 16))
+
+
+@triton.jit
+def precise_math(x_ptr, u_ptr, out_ptr, uout_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    u = tl.load(u_ptr + offs)
+    y = tl.sqrt_rn(tl.abs(x)) + tl.div_rn(x, 3.0) + tl.clamp(x, -0.5, 0.5)
+    tl.store(out_ptr + offs, y)
+    tl.store(uout_ptr + offs, tl.umulhi(u, 0x9E3779B9))
+
+
 def dev(shape, dtype=torch.float32):
     return torch.randn(shape, device="cuda").to(dtype)
 
@@ -350,6 +415,62 @@ def run_all():
         save("mixed_types", k, "cuda:90", 4)
     attempt("mixed_types", f)
 
+    def f():
+        R, C = 16, 64
+        x = dev((R, C))
+        cs, cp, cm = (torch.empty_like(x) for _ in range(3))
+        k = scan_ops[(1,)](x, cs, cp, cm, R=R, C=C, num_warps=4)
+        assert torch.allclose(cs, x.cumsum(1), atol=1e-4)
+        assert torch.allclose(cp, x.flip(0).cumsum(0).flip(0), atol=1e-4)
+        assert torch.equal(cm, x.cummax(1).values)
+        save("scan_ops", k, "cuda:90", 4)
+    attempt("scan_ops", f)
+
+    def f():
+        B = 256
+        x, y = dev(B), dev(B)
+        out = torch.empty(2 * B + B // 16 + B, device="cuda")
+        k = join_split_reshape[(1,)](x, y, out, BLOCK=B, num_warps=4)
+        assert torch.equal(out[:2 * B], torch.stack([x, y], 1).reshape(-1))
+        assert torch.allclose(out[2 * B:2 * B + B // 16], (x * 2 - y).reshape(B // 16, 16).sum(1), atol=1e-4)
+        assert torch.equal(out[2 * B + B // 16:], x.reshape(4, B // 4).t().reshape(-1))
+        save("join_split_reshape", k, "cuda:90", 4)
+    attempt("join_split_reshape", f)
+
+    def f():
+        R, C = 8, 512
+        x = dev((R, C))
+        v = torch.empty(R, device="cuda")
+        i = torch.empty(R, device="cuda", dtype=torch.int32)
+        k = argmax_rows[(R,)](x, v, i, C=C, num_warps=4)
+        assert torch.equal(v, x.max(1).values) and torch.equal(i.long(), x.argmax(1))
+        save("argmax_rows", k, "cuda:90", 4)
+    attempt("argmax_rows", f)
+
+    def f():
+        B = 128
+        x = dev(B)
+        i = torch.randint(0, 1000, (B,), device="cuda", dtype=torch.int32)
+        out = torch.empty(B, device="cuda")
+        h = torch.empty(16, device="cuda", dtype=torch.int32)
+        k = gather_hist[(1,)](x, i, out, h, BLOCK=B, num_warps=4)
+        assert torch.equal(out, x[(i & (B - 1)).long()])
+        assert torch.equal(h.long(), torch.bincount((i & 15).long(), minlength=16))
+        save("gather_hist", k, "cuda:90", 4)
+    attempt("gather_hist", f)
+
+    def f():
+        B = 256
+        x = dev(B)
+        u = torch.randint(0, 2**31 - 1, (B,), device="cuda", dtype=torch.int32)
+        out = torch.empty(B, device="cuda")
+        uout = torch.empty(B, device="cuda", dtype=torch.int32)
+        k = precise_math[(1,)](x, u, out, uout, BLOCK=B, num_warps=4)
+        ref = torch.sqrt(x.abs()) + x / 3.0 + x.clamp(-0.5, 0.5)
+        assert torch.allclose(out, ref, atol=1e-5)
+        save("precise_math", k, "cuda:90", 4)
+    attempt("precise_math", f)
+
     # sm_80: mma v2, dot_op with kWidth, swizzled shared, cp.async pipelining (compile only)
     for (name, dt) in (("matmul_f16_sm80", "*fp16"), ("matmul_f32_sm80_tf32", "*fp32")):
         def f(name=name, dt=dt):
@@ -422,6 +543,8 @@ if __name__ == "__main__":
         f.write(f"# triton {triton.__version__}, torch {torch.__version__}, "
                 f"{torch.cuda.get_device_name()}\n")
         f.write("\n".join(manifest) + "\n")
+    if ONLY:
+        sys.exit(0)
     try:
         dump_layouts(os.path.join(OUT, "layouts.jsonl"))
     except Exception:

@@ -34,6 +34,11 @@ struct CompilerOptions {
   // LLVM-dialect input, else 4. Set and different: an error.
   std::optional<int> numWarps;
   EmitKind emit = EmitKind::Ptx;
+  // The libdevice bitcode linked into kernels that call __nv_* functions
+  // (math ops without a PTX instruction, tt.extern_elementwise). Unset:
+  // $TGPU_LIBDEVICE, else CUDA's /usr/local/cuda/nvvm/libdevice/libdevice.10.bc.
+  // Read only when a kernel needs it.
+  std::optional<std::string> libdevicePath;
   // Also describe the kernel (CompileResult::metadata); needs an emit stage
   // at or after llvm-mlir and exactly one kernel in the module.
   bool metadata = false;

@@ -71,6 +71,22 @@ private:
   std::unique_ptr<llvm::TargetMachine> machine;
 };
 
+// The libdevice bitcode used when no path is given: $TGPU_LIBDEVICE if set,
+// else /usr/local/cuda/nvvm/libdevice/libdevice.10.bc.
+std::string defaultLibdevicePath();
+
+// Whether `module` uses a libdevice function (a declared __nv_* function).
+bool usesLibdevice(const llvm::Module &module);
+
+// Links into `module` the libdevice functions it uses (and what they use)
+// from the bitcode at `path`, internalized, and sets the nvvm-reflect-ftz
+// module flag (0: no flush-to-zero) that NVVMReflect, in the O3 pipeline,
+// resolves libdevice's __nvvm_reflect calls with. The bitcode is parsed once
+// per process and path; each distinct set of needed functions is cut from it
+// once and cached. Errors name the path: a missing or unreadable file, or a
+// __nv_ function libdevice does not have.
+llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef path);
+
 // Text LLVM IR of a module.
 std::string printLlvmIr(const llvm::Module &module);
 

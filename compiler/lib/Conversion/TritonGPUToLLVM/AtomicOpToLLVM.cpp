@@ -3,7 +3,7 @@
 // for tensors, the threads and registers the layout does not duplicate) so
 // that no update happens twice. When the old values are used and other
 // threads hold copies of an element, the owner publishes the old value in
-// shared memory and every holder reads it back (barriers around).
+// shared memory and every holder reads it back after a barrier.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
@@ -209,9 +209,9 @@ LogicalResult lowerAtomic(OpT op, ArrayRef<Value> ptrs,
     } else {
       indices.push_back({i32Constant(rewriter, loc, 0)});
     }
-    ArrayRef<int64_t> shape =
-        tensor ? tensor.getShape() : ArrayRef<int64_t>{1};
-    NVVM::Barrier0Op::create(rewriter, loc);
+    SmallVector<int64_t> shape =
+        tensor ? SmallVector<int64_t>(tensor.getShape())
+               : SmallVector<int64_t>{1};
     SmallVector<Value> slots;
     for (unsigned r = 0; r < owners->regs; ++r)
       slots.push_back(LLVM::GEPOp::create(

@@ -1,7 +1,8 @@
 // Element-wise ops on distributed tensors: operands of one layout hold the
 // same elements in the same registers, so the op is applied register by
 // register. arith/math ops are re-created on scalars and left to MLIR's
-// arith/math -> LLVM patterns; pointer ops are emitted directly.
+// arith/math -> LLVM patterns; pointer ops, calls of external functions
+// (tt.extern_elementwise) and the tt float/integer ops are emitted directly.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
@@ -138,11 +139,159 @@ struct AddPtrLowering : public ConvertOpToLLVMPattern<tt::AddPtrOp> {
   }
 };
 
+// tt.extern_elementwise: one call of the external function per register. The
+// function is declared once in the module; libdevice's (__nv_*) are linked
+// in by the PTX back end. libname/libpath name Triton's library search and
+// play no part here.
+struct ExternElementwiseLowering
+    : public ConvertOpToLLVMPattern<tt::ExternElementwiseOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef symbol = op.getSymbol();
+    if (symbol.empty())
+      return op.emitError("tt.extern_elementwise needs a symbol to call");
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type resultElem =
+        getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
+    if (!resultType || !resultElem)
+      return op.emitError("cannot lower ") << op.getType();
+    SmallVector<Type> argTypes;
+    for (Value src : op.getSrcs()) {
+      Type elem =
+          getTypeConverter()->convertType(getElementTypeOrSelf(src.getType()));
+      if (!elem)
+        return op.emitError("cannot lower operand type ") << src.getType();
+      argTypes.push_back(elem);
+    }
+    FailureOr<LLVM::LLVMFuncOp> func = getOrDeclareExternalFunction(
+        rewriter, op, symbol, LLVM::LLVMFunctionType::get(resultElem, argTypes));
+    if (failed(func))
+      return failure();
+    Location loc = op.getLoc();
+    unsigned regs = registerCount(resultType);
+    SmallVector<Value> results;
+    for (auto &args :
+         perRegister(rewriter, loc, SmallVector<Value>(adaptor.getSrcs()),
+                     regs)) {
+      auto call = LLVM::CallOp::create(rewriter, loc, *func, args);
+      // A pure function touches no memory: LLVM may then hoist, merge or
+      // drop its calls as it would the arithmetic it stands for.
+      if (op.getPure()) {
+        auto none = LLVM::ModRefInfo::NoModRef;
+        call.setMemoryEffectsAttr(LLVM::MemoryEffectsAttr::get(
+            rewriter.getContext(), {none, none, none, none, none, none}));
+        call.setNoUnwind(true);
+      }
+      results.push_back(call.getResult());
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
+// tt.precise_sqrt, tt.precise_divf, tt.clampf and tt.mulhiui, register by
+// register: llvm.sqrt and fdiv select PTX's IEEE-rounded sqrt.rn / div.rn
+// (no approximation flags are set); clampf is max then min, NaN-propagating
+// (llvm.maximum/minimum: max.NaN on sm_80+) when propagateNan = all, else
+// maxnum/minnum; mulhiui is the high half of the double-width product
+// (mul.hi in PTX, what Triton's call of libdevice's __nv_umulhi becomes).
+template <typename SourceOp>
+struct ScalarTritonOpLowering : public ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    Type elem = this->getTypeConverter()->convertType(
+        getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elem)
+      return op.emitError("cannot lower ") << op.getType();
+    if constexpr (std::is_same_v<SourceOp, tt::MulhiUIOp>) {
+      unsigned width = elem.getIntOrFloatBitWidth();
+      if (width != 32 && width != 64)
+        return op.emitError("tt.mulhiui on ")
+               << elem << " has no GPU lowering (i32 and i64 do)";
+    }
+    Location loc = op.getLoc();
+    SmallVector<Value> results;
+    for (auto &args :
+         perRegister(rewriter, loc, SmallVector<Value>(adaptor.getOperands()),
+                     registerCount(resultType))) {
+      Value r;
+      if constexpr (std::is_same_v<SourceOp, tt::PreciseSqrtOp>) {
+        r = LLVM::SqrtOp::create(rewriter, loc, args[0]);
+      } else if constexpr (std::is_same_v<SourceOp, tt::PreciseDivFOp>) {
+        r = LLVM::FDivOp::create(rewriter, loc, args[0], args[1]);
+      } else if constexpr (std::is_same_v<SourceOp, tt::ClampFOp>) {
+        if (op.getPropagateNan() == tt::PropagateNan::ALL)
+          r = LLVM::MinimumOp::create(
+              rewriter, loc,
+              LLVM::MaximumOp::create(rewriter, loc, args[0], args[1]),
+              args[2]);
+        else
+          r = LLVM::MinNumOp::create(
+              rewriter, loc,
+              LLVM::MaxNumOp::create(rewriter, loc, args[0], args[1]),
+              args[2]);
+      } else {
+        // The high half of the double-width product: NVPTX selects
+        // mul.hi.u32 / mul.hi.u64 for it.
+        unsigned width = elem.getIntOrFloatBitWidth();
+        Type wide = rewriter.getIntegerType(2 * width);
+        Value product = LLVM::MulOp::create(
+            rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, wide, args[0]),
+            LLVM::ZExtOp::create(rewriter, loc, wide, args[1]));
+        Value shift = LLVM::ConstantOp::create(
+            rewriter, loc, wide, rewriter.getIntegerAttr(wide, width));
+        r = LLVM::TruncOp::create(
+            rewriter, loc, elem,
+            LLVM::LShrOp::create(rewriter, loc, product, shift));
+      }
+      results.push_back(r);
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
 } // namespace
+
+FailureOr<LLVM::LLVMFuncOp> mlir::tgpu::getOrDeclareExternalFunction(
+    RewriterBase &rewriter, Operation *op, StringRef name,
+    LLVM::LLVMFunctionType type) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return op->emitError("cannot call '") << name << "' outside a module";
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto func = dyn_cast<LLVM::LLVMFuncOp>(existing);
+    if (!func)
+      return op->emitError("cannot call '")
+             << name << "': the module defines a " << existing->getName()
+             << " of that name";
+    if (func.getFunctionType() != type)
+      return op->emitError("cannot call '")
+             << name << "' as " << type << ": it is declared as "
+             << func.getFunctionType();
+    return func;
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(rewriter,
+                                  UnknownLoc::get(rewriter.getContext()), name,
+                                  type);
+}
 
 void mlir::tgpu::populateElementwiseOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &) {
   patterns.add<ArithMathOnTensors>(converter, patterns.getContext());
-  patterns.add<SplatConstantLowering, AddPtrLowering>(converter);
+  patterns.add<SplatConstantLowering, AddPtrLowering,
+               ExternElementwiseLowering,
+               ScalarTritonOpLowering<tt::PreciseSqrtOp>,
+               ScalarTritonOpLowering<tt::PreciseDivFOp>,
+               ScalarTritonOpLowering<tt::ClampFOp>,
+               ScalarTritonOpLowering<tt::MulhiUIOp>>(converter);
 }

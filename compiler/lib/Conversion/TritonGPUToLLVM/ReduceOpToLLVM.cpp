@@ -2,7 +2,8 @@
 // LinearLayout: registers of one thread that differ only along the axis are
 // combined in order; lanes whose bits move along the axis are combined with
 // butterfly shuffles; warps whose bits move along the axis exchange their
-// partial results through shared memory (between two barriers) and every
+// partial results through shared memory (a barrier between the writes and
+// the reads; tritongpu-membar places the one before) and every
 // thread combines them in warp order. Registers, lanes and warps that hold
 // copies of the same element (the layout's free bits) are left out, so no
 // element is counted twice.
@@ -52,19 +53,7 @@ FailureOr<SmallVector<int>> axisBits(const LinearLayout &layout,
 SmallVector<Value> combine(ConversionPatternRewriter &rewriter,
                            tt::ReduceOp op, ArrayRef<Value> acc,
                            ArrayRef<Value> cur) {
-  Block &body = op.getCombineOp().front();
-  IRMapping map;
-  unsigned n = acc.size();
-  for (unsigned i = 0; i < n; ++i) {
-    map.map(body.getArgument(i), acc[i]);
-    map.map(body.getArgument(n + i), cur[i]);
-  }
-  for (Operation &inner : body.without_terminator())
-    rewriter.clone(inner, map);
-  SmallVector<Value> out;
-  for (Value v : body.getTerminator()->getOperands())
-    out.push_back(map.lookupOrDefault(v));
-  return out;
+  return inlineCombineRegion(rewriter, op.getCombineOp().front(), acc, cur);
 }
 
 Value shuffleXor(ConversionPatternRewriter &rewriter, Location loc, Value v,
@@ -233,8 +222,6 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
         return LLVM::GEPOp::create(rewriter, loc, ptr3, elem, regionBase[k],
                                    ValueRange{flat});
       };
-      // Earlier users of the scratch buffer must be done with it.
-      NVVM::Barrier0Op::create(rewriter, loc);
       SmallVector<Value> linear;
       for (Group &g : groups) {
         linear.push_back(linearIndex(g));

@@ -4,6 +4,7 @@
 // nothing lowers is reported where it is.
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 
+#include "tgpu/Analysis/Allocation.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
@@ -64,15 +65,18 @@ public:
     if (unsupported.wasInterrupted() ||
         failed(mlir::tgpu::checkMathOpsLowerable(module)))
       return signalPassFailure();
-    // Scratch buffers live only during their op and every user brackets its
-    // use with barriers, so they all start at offset 0 and the kernel needs
-    // the largest. (allocate-shared-memory will place long-lived buffers.)
+    // Every buffer must have been placed (allocate-shared-memory); the
+    // lowerings read the offsets, ttg.shared sizes the launch.
     int64_t sharedBytes = 0;
-    module.walk([&](Operation *op) {
-      sharedBytes = std::max({sharedBytes, mlir::tgpu::getReduceScratchBytes(op),
-                              mlir::tgpu::getConvertLayoutScratchBytes(op),
-                              mlir::tgpu::getAtomicScratchBytes(op)});
-    });
+    for (auto func : module.getOps<triton::FuncOp>()) {
+      auto allocation = mlir::tgpu::SharedMemoryAllocation::fromAttributes(
+          func, mlir::tgpu::getScratchBytes);
+      if (failed(allocation))
+        return signalPassFailure();
+      sharedBytes = std::max(sharedBytes, allocation->getTotalBytes());
+    }
+    if (auto attr = module->getAttrOfType<IntegerAttr>("ttg.shared"))
+      sharedBytes = std::max(sharedBytes, attr.getInt());
     mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
     info.axisInfo = &axisInfo;
 
@@ -84,8 +88,14 @@ public:
     mlir::tgpu::populateViewOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateLoadStoreOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateReduceOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateScanOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateGatherHistogramOpToLLVMPatterns(converter, patterns,
+                                                        info);
     mlir::tgpu::populateDotOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populateAtomicOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateMemoryOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateInlineAsmOpToLLVMPatterns(converter, patterns);
+    mlir::tgpu::populatePrintAssertOpToLLVMPatterns(converter, patterns, info);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     mlir::tgpu::populateMathOpToLLVMPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);

@@ -2,11 +2,14 @@
 // for the TTGIR -> LLVM lowering.
 #include "tgpu/Conversion/TritonGPUToLLVM/Utility.h"
 
+#include "tgpu/Analysis/Allocation.h"
+
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/AttrConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -32,6 +35,11 @@ TritonGPUToLLVMTypeConverter::TritonGPUToLLVMTypeConverter(
     : LLVMTypeConverter(ctx, options) {
   addConversion([ctx](tt::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
+  });
+  // A shared-memory buffer (or view) is the address of its element at
+  // offset 0 of its layout.
+  addConversion([ctx](ttg::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 3);
   });
   addConversion([this, ctx](RankedTensorType type) -> std::optional<Type> {
     Attribute enc = type.getEncoding();
@@ -205,7 +213,13 @@ Value mlir::tgpu::getSharedMemoryBase(RewriterBase &rewriter, Operation *op) {
         /*isConstant=*/false, LLVM::Linkage::External, "global_smem",
         Attribute(), /*alignment=*/16, /*addrSpace=*/3);
   }
-  return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
+  Value base = LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
+  auto offset = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr);
+  if (!offset || offset.getInt() == 0)
+    return base;
+  return LLVM::GEPOp::create(
+      rewriter, op->getLoc(), base.getType(), IntegerType::get(ctx, 8), base,
+      ValueRange{i32Constant(rewriter, op->getLoc(), offset.getInt())});
 }
 
 Value mlir::tgpu::linearize(RewriterBase &rewriter, Location loc,
@@ -246,4 +260,36 @@ int64_t mlir::tgpu::memoryElementBytes(Type type) {
   if (!elem.isIntOrFloat())
     return 8;
   return std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+}
+
+SmallVector<Value> mlir::tgpu::inlineCombineRegion(RewriterBase &rewriter,
+                                                   Block &body,
+                                                   ArrayRef<Value> first,
+                                                   ArrayRef<Value> second) {
+  IRMapping map;
+  unsigned n = first.size();
+  for (unsigned i = 0; i < n; ++i) {
+    map.map(body.getArgument(i), first[i]);
+    map.map(body.getArgument(n + i), second[i]);
+  }
+  for (Operation &inner : body.without_terminator())
+    rewriter.clone(inner, map);
+  SmallVector<Value> out;
+  for (Value v : body.getTerminator()->getOperands())
+    out.push_back(map.lookupOrDefault(v));
+  return out;
+}
+
+std::optional<std::pair<LinearLayout, LinearLayout>>
+mlir::tgpu::getLayoutsOrNone(RankedTensorType a, RankedTensorType b) {
+  if (!a.getEncoding() || !b.getEncoding())
+    return std::nullopt;
+  auto la = ::tgpu::layout::toLinearLayout(a.getShape(), a.getEncoding());
+  auto lb = ::tgpu::layout::toLinearLayout(b.getShape(), b.getEncoding());
+  if (!la || !lb) {
+    llvm::consumeError(la.takeError());
+    llvm::consumeError(lb.takeError());
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(*la), std::move(*lb));
 }

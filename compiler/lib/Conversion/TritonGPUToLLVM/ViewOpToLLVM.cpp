@@ -8,6 +8,7 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Layout/SharedStaging.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -167,10 +168,11 @@ struct RegisterRemapLowering : public ConvertOpToLLVMPattern<OpT> {
 };
 
 // convert_layout: a register permutation when both layouts keep every
-// element in the same thread; otherwise through shared memory: every thread
-// writes its elements at their row-major offsets, a barrier, and every
-// thread reads the elements the new layout gives it. (Barriers before the
-// writes too: the scratch buffer is shared with earlier ops.)
+// element in the same thread; otherwise through shared memory, staged in a
+// layout chosen for vector accesses without bank conflicts on both sides
+// (SharedStaging.h): every thread writes its elements, a barrier, and every
+// thread reads the elements the new layout gives it. (tritongpu-membar
+// places the barrier before the writes when earlier ops used the bytes.)
 struct ConvertLayoutLowering
     : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
   ConvertLayoutLowering(TritonGPUToLLVMTypeConverter &converter,
@@ -202,26 +204,365 @@ struct ConvertLayoutLowering
     Type elem = getTypeConverter()->convertType(srcType.getElementType());
     // i1 is kept as a byte in memory.
     Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
+    auto staging = ::tgpu::layout::chooseStagingLayout(
+        *src, *dst, memoryElementBytes(srcType));
+    if (!staging)
+      return op.emitError("cannot stage the conversion through shared "
+                          "memory: ")
+             << llvm::toString(staging.takeError());
+    auto storeMap = src->invertAndCompose(staging->shared);
+    auto loadMap = dst->invertAndCompose(staging->shared);
+    if (!storeMap || !loadMap) {
+      llvm::consumeError(storeMap.takeError());
+      llvm::consumeError(loadMap.takeError());
+      return op.emitError("the two layouts do not cover the same elements");
+    }
+    const int vec = 1 << staging->vectorLog2;
+    Type vecType = vec == 1 ? memElem : VectorType::get(vec, memElem);
+    const unsigned align = vec * memoryElementBytes(srcType);
+    auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
+    Value base = getSharedMemoryBase(rewriter, op);
+    // The offset of each register of `map` (out dim "offset").
+    auto offsetsOf = [&](const LinearLayout &map) {
+      unsigned dim = map.findOut("offset");
+      SmallVector<Value> offsets;
+      for (auto &coords : emitIndices(rewriter, loc, map, info.threadsPerWarp))
+        offsets.push_back(coords[dim]);
+      return offsets;
+    };
+    // Registers [r, r + vec) are consecutive elements from offset[r] on.
+    SmallVector<Value> storeOffsets = offsetsOf(*storeMap);
+    for (size_t r = 0; r < in.size(); r += vec) {
+      Value v = vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
+      for (int i = 0; i < vec; ++i) {
+        Value x = in[r + i];
+        if (memElem != elem)
+          x = LLVM::ZExtOp::create(rewriter, loc, memElem, x);
+        v = vec == 1 ? x
+                     : Value(LLVM::InsertElementOp::create(
+                           rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
+      }
+      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
+                                    ValueRange{storeOffsets[r]});
+      LLVM::StoreOp::create(rewriter, loc, v, p, align);
+    }
+    NVVM::Barrier0Op::create(rewriter, loc);
+    SmallVector<Value> loadOffsets = offsetsOf(*loadMap);
+    for (size_t r = 0; r < loadOffsets.size(); r += vec) {
+      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
+                                    ValueRange{loadOffsets[r]});
+      Value v = LLVM::LoadOp::create(rewriter, loc, vecType, p, align);
+      for (int i = 0; i < vec; ++i) {
+        Value x = vec == 1 ? v
+                           : Value(LLVM::ExtractElementOp::create(
+                                 rewriter, loc, v, i32Constant(rewriter, loc, i)));
+        if (memElem != elem)
+          x = LLVM::TruncOp::create(rewriter, loc, elem, x);
+        out.push_back(x);
+      }
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
+    return success();
+  }
+
+  LoweringInfo info;
+};
+
+// Which operand, and which of its coordinates, a result coordinate reads.
+using OperandProjection = std::function<std::pair<unsigned, SmallVector<int32_t>>(
+    ArrayRef<int32_t> resultCoords)>;
+
+// remapRegisters for ops with several operands (join, cat): for each register
+// of `dst`, the operand and its register holding the element `project` names.
+// The projections used here are affine over GF(2) (power-of-two shapes), so
+// it suffices that the linear part of every lane/warp/block basis of `dst`
+// projects onto the same basis of every operand and never switches
+// operands; nothing otherwise, i.e. when data would have to move between
+// threads.
+std::optional<SmallVector<std::pair<unsigned, int32_t>>>
+remapFromOperands(ArrayRef<LinearLayout> srcs, const LinearLayout &dst,
+                  const OperandProjection &project) {
+  auto origin = project(SmallVector<int32_t>(dst.getNumOutDims(), 0));
+  for (StringRef dim : {"lane", "warp", "block"}) {
+    if (!dst.hasInDim(dim))
+      continue;
+    for (int i = 0; i < dst.getInDimSizeLog2(dim); ++i) {
+      auto [k, want] = project(layoutCoords(dst, dim, int32_t(1) << i));
+      if (k != origin.first)
+        return std::nullopt;
+      for (auto [w, o] : llvm::zip(want, origin.second))
+        w ^= o;
+      for (const LinearLayout &src : srcs) {
+        SmallVector<int32_t> have(want.size(), 0);
+        if (src.hasInDim(dim) && i < src.getInDimSizeLog2(dim))
+          have = layoutCoords(src, dim, int32_t(1) << i);
+        if (want != have)
+          return std::nullopt;
+      }
+    }
+    for (const LinearLayout &src : srcs)
+      if (src.hasInDim(dim) &&
+          src.getInDimSizeLog2(dim) > dst.getInDimSizeLog2(dim))
+        return std::nullopt;
+  }
+  SmallVector<std::map<SmallVector<int32_t>, int32_t>> owner(srcs.size());
+  for (auto [k, src] : llvm::enumerate(srcs))
+    for (int32_t r = 0, e = src.getInDimSize("register"); r < e; ++r)
+      owner[k].emplace(layoutCoords(src, "register", r), r);
+  SmallVector<std::pair<unsigned, int32_t>> map;
+  for (int32_t r = 0, e = dst.getInDimSize("register"); r < e; ++r) {
+    auto [k, c] = project(layoutCoords(dst, "register", r));
+    if (k >= srcs.size())
+      return std::nullopt;
+    auto it = owner[k].find(c);
+    if (it == owner[k].end())
+      return std::nullopt;
+    map.push_back({k, it->second});
+  }
+  return map;
+}
+
+SmallVector<int32_t> delinearizeCoords(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int32_t> c(shape.size());
+  for (int d = int(shape.size()) - 1; d >= 0; --d) {
+    c[d] = int32_t(flat % shape[d]);
+    flat /= shape[d];
+  }
+  return c;
+}
+
+int64_t linearizeCoords(ArrayRef<int32_t> c, ArrayRef<int64_t> shape) {
+  int64_t flat = 0;
+  for (auto [x, n] : llvm::zip(c, shape))
+    flat = flat * n + x;
+  return flat;
+}
+
+// The operand and result layouts of a join/split/reshape/cat, and the result
+// struct type, or failure with a diagnostic.
+struct ViewLayouts {
+  std::vector<LinearLayout> srcs;
+  std::vector<LinearLayout> dsts;
+};
+FailureOr<ViewLayouts> viewLayouts(Operation *op) {
+  ViewLayouts v;
+  for (Value x : op->getOperands()) {
+    auto l = getDistributedLayout(cast<RankedTensorType>(x.getType()),
+                                  op->getLoc());
+    if (failed(l))
+      return failure();
+    v.srcs.push_back(std::move(*l));
+  }
+  for (Value x : op->getResults()) {
+    auto l = getDistributedLayout(cast<RankedTensorType>(x.getType()),
+                                  op->getLoc());
+    if (failed(l))
+      return failure();
+    v.dsts.push_back(std::move(*l));
+  }
+  return v;
+}
+
+constexpr const char *kMovesData =
+    "the operand and result layouts place elements in different threads; "
+    "this needs a convert_layout";
+
+// tt.join: result[..., k] = (lhs, rhs)[k]; the new minor dim must live in
+// registers.
+struct JoinLowering : public ConvertOpToLLVMPattern<tt::JoinOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto layouts = viewLayouts(op);
+    if (failed(layouts))
+      return failure();
+    auto project = [](ArrayRef<int32_t> c) {
+      return std::make_pair(unsigned(c.back()),
+                            SmallVector<int32_t>(c.drop_back()));
+    };
+    auto map = remapFromOperands(layouts->srcs, layouts->dsts[0], project);
+    if (!map)
+      return op.emitError(kMovesData);
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return op.emitError("cannot lower ") << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<SmallVector<Value>> in = {
+        unpackValues(rewriter, loc, adaptor.getLhs()),
+        unpackValues(rewriter, loc, adaptor.getRhs())};
+    SmallVector<Value> out;
+    for (auto [k, r] : *map)
+      out.push_back(in[k][r]);
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
+    return success();
+  }
+};
+
+// tt.split: result k = src[..., k].
+struct SplitLowering : public ConvertOpToLLVMPattern<tt::SplitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto layouts = viewLayouts(op);
+    if (failed(layouts))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> in = unpackValues(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> results;
+    for (int32_t k = 0; k < 2; ++k) {
+      auto project = [k](ArrayRef<int32_t> c) {
+        SmallVector<int32_t> s(c);
+        s.push_back(k);
+        return std::make_pair(0u, s);
+      };
+      auto map =
+          remapFromOperands(layouts->srcs, layouts->dsts[k], project);
+      if (!map)
+        return op.emitError(kMovesData);
+      Type resultType =
+          getTypeConverter()->convertType(op->getResult(k).getType());
+      if (!resultType)
+        return op.emitError("cannot lower ") << op->getResult(k).getType();
+      SmallVector<Value> out;
+      for (auto [unused, r] : *map)
+        out.push_back(in[r]);
+      results.push_back(packValues(rewriter, loc, resultType, out));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+// Whether reading every thread's registers of `src` as the same registers of
+// `dst` is a permutation of the elements: the same hardware slots must hold
+// copies of one element in both layouts.
+bool samePositionsIsPermutation(const LinearLayout &src,
+                                const LinearLayout &dst) {
+  if (src.getInDims() != dst.getInDims())
+    return false;
+  std::map<uint64_t, uint64_t> fwd, bwd;
+  for (uint64_t p = 0, e = uint64_t(src.getTotalInDimSize()); p < e; ++p) {
+    uint64_t s = src.applyFlat(p), d = dst.applyFlat(p);
+    if (fwd.try_emplace(d, s).first->second != s ||
+        bwd.try_emplace(s, d).first->second != d)
+      return false;
+  }
+  return true;
+}
+
+// tt.reshape keeps row-major order (as the CPU oracle does) whenever the
+// layouts allow it without moving data between threads. Otherwise, only with
+// allow_reorder, each thread keeps its registers in order (what Triton does),
+// which is some permutation of the elements when both layouts put copies of
+// an element in the same hardware slots. efficient_layout is only a hint to
+// the layout passes.
+struct ReshapeLowering : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto layouts = viewLayouts(op);
+    if (failed(layouts))
+      return failure();
+    auto srcShape = SmallVector<int64_t>(
+        cast<RankedTensorType>(op.getSrc().getType()).getShape());
+    auto dstShape = SmallVector<int64_t>(
+        cast<RankedTensorType>(op.getType()).getShape());
+    auto project = [&](ArrayRef<int32_t> c) {
+      return std::make_pair(
+          0u, delinearizeCoords(linearizeCoords(c, dstShape), srcShape));
+    };
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return op.emitError("cannot lower ") << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<Value> in = unpackValues(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> out;
+    if (auto map = remapFromOperands(layouts->srcs, layouts->dsts[0],
+                                     project)) {
+      for (auto [unused, r] : *map)
+        out.push_back(in[r]);
+    } else if (op.getAllowReorder() &&
+               samePositionsIsPermutation(layouts->srcs[0],
+                                          layouts->dsts[0])) {
+      out = in;
+    } else {
+      return op.emitError(kMovesData);
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
+    return success();
+  }
+};
+
+// tt.cat concatenates along dim 0 in order, as the CPU oracle does (Triton
+// may reorder, and simply appends the operands' registers; in order is one of
+// the permutations it allows). In registers when the layouts allow it,
+// otherwise through shared memory like a convert_layout: both operands
+// written at their row-major offsets (rhs after lhs), a barrier, the result
+// read back (tritongpu-membar places the barrier before the writes).
+struct CatLowering : public ConvertOpToLLVMPattern<tt::CatOp> {
+  CatLowering(TritonGPUToLLVMTypeConverter &converter,
+              const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto layouts = viewLayouts(op);
+    if (failed(layouts))
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getLhs().getType());
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return op.emitError("cannot lower ") << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<SmallVector<Value>> in = {
+        unpackValues(rewriter, loc, adaptor.getLhs()),
+        unpackValues(rewriter, loc, adaptor.getRhs())};
+    int32_t rows = int32_t(srcType.getDimSize(0));
+    auto project = [rows](ArrayRef<int32_t> c) {
+      SmallVector<int32_t> s(c);
+      s[0] %= rows;
+      return std::make_pair(unsigned(c[0] / rows), s);
+    };
+    SmallVector<Value> out;
+    if (auto map = remapFromOperands(layouts->srcs, layouts->dsts[0],
+                                     project)) {
+      for (auto [k, r] : *map)
+        out.push_back(in[k][r]);
+      rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
+      return success();
+    }
+    Type elem = getTypeConverter()->convertType(srcType.getElementType());
+    Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
     auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
     Value base = getSharedMemoryBase(rewriter, op);
     ArrayRef<int64_t> shape = srcType.getShape();
-    NVVM::Barrier0Op::create(rewriter, loc);
-    auto srcIdx = emitIndices(rewriter, loc, *src, info.threadsPerWarp);
-    for (auto [r, coords] : llvm::enumerate(srcIdx)) {
-      Value v = in[r];
-      if (memElem != elem)
-        v = LLVM::ZExtOp::create(rewriter, loc, memElem, v);
-      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
-                                    ValueRange{linearize(rewriter, loc, coords,
-                                                         shape)});
-      LLVM::StoreOp::create(rewriter, loc, v, p);
+    auto srcIdx =
+        emitIndices(rewriter, loc, layouts->srcs[0], info.threadsPerWarp);
+    for (unsigned k = 0; k < 2; ++k) {
+      Value start = i32Constant(rewriter, loc, k * srcType.getNumElements());
+      for (auto [r, coords] : llvm::enumerate(srcIdx)) {
+        Value v = in[k][r];
+        if (memElem != elem)
+          v = LLVM::ZExtOp::create(rewriter, loc, memElem, v);
+        Value off = LLVM::AddOp::create(
+            rewriter, loc, start, linearize(rewriter, loc, coords, shape));
+        Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
+                                      ValueRange{off});
+        LLVM::StoreOp::create(rewriter, loc, v, p);
+      }
     }
     NVVM::Barrier0Op::create(rewriter, loc);
-    auto dstIdx = emitIndices(rewriter, loc, *dst, info.threadsPerWarp);
+    auto dstIdx =
+        emitIndices(rewriter, loc, layouts->dsts[0], info.threadsPerWarp);
     for (auto &coords : dstIdx) {
-      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
-                                    ValueRange{linearize(rewriter, loc, coords,
-                                                         shape)});
+      Value p = LLVM::GEPOp::create(
+          rewriter, loc, ptr3, memElem, base,
+          ValueRange{linearize(rewriter, loc, coords,
+                               cast<RankedTensorType>(op.getType()).getShape())});
       Value v = LLVM::LoadOp::create(rewriter, loc, memElem, p);
       if (memElem != elem)
         v = LLVM::TruncOp::create(rewriter, loc, elem, v);
@@ -236,23 +577,37 @@ struct ConvertLayoutLowering
 
 } // namespace
 
+int64_t mlir::tgpu::getCatScratchBytes(Operation *op) {
+  auto cat = dyn_cast<tt::CatOp>(op);
+  if (!cat)
+    return 0;
+  auto srcType = cast<RankedTensorType>(cat.getLhs().getType());
+  auto dstType = cast<RankedTensorType>(cat.getType());
+  auto layouts = getLayoutsOrNone(srcType, dstType);
+  if (!layouts)
+    return 0;
+  auto *src = &layouts->first, *dst = &layouts->second;
+  int32_t rows = int32_t(srcType.getDimSize(0));
+  auto project = [rows](ArrayRef<int32_t> c) {
+    SmallVector<int32_t> s(c);
+    s[0] %= rows;
+    return std::make_pair(unsigned(c[0] / rows), s);
+  };
+  if (remapFromOperands({*src, *src}, *dst, project))
+    return 0;
+  return dstType.getNumElements() * memoryElementBytes(dstType);
+}
+
 int64_t mlir::tgpu::getConvertLayoutScratchBytes(Operation *op) {
   auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op);
   if (!cvt)
     return 0;
   auto srcType = cast<RankedTensorType>(cvt.getSrc().getType());
   auto dstType = cast<RankedTensorType>(cvt.getType());
-  if (!srcType.getEncoding() || !dstType.getEncoding())
+  auto layouts = getLayoutsOrNone(srcType, dstType);
+  if (!layouts)
     return 0;
-  auto src = ::tgpu::layout::toLinearLayout(srcType.getShape(),
-                                            srcType.getEncoding());
-  auto dst = ::tgpu::layout::toLinearLayout(dstType.getShape(),
-                                            dstType.getEncoding());
-  if (!src || !dst) {
-    llvm::consumeError(src.takeError());
-    llvm::consumeError(dst.takeError());
-    return 0;
-  }
+  auto *src = &layouts->first, *dst = &layouts->second;
   auto identity = [](ArrayRef<int32_t> c) { return SmallVector<int32_t>(c); };
   if (remapRegisters(*src, *dst, identity))
     return 0;
@@ -267,4 +622,6 @@ void mlir::tgpu::populateViewOpToLLVMPatterns(
                RegisterRemapLowering<tt::BroadcastOp>,
                RegisterRemapLowering<tt::ExpandDimsOp>,
                RegisterRemapLowering<tt::TransOp>>(converter);
+  patterns.add<JoinLowering, SplitLowering, ReshapeLowering>(converter);
+  patterns.add<CatLowering>(converter, info);
 }

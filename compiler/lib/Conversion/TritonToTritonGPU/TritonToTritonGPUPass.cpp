@@ -303,6 +303,64 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
     backToDefault(dot.getResult(), defaultRet);
     return success();
   }
+  if (auto join = dyn_cast<triton::JoinOp>(op)) {
+    // The result's layout is inferred from the operands' (as Triton's
+    // JoinOp type inference does): the new last dim is the fastest and
+    // each thread holds both of its elements. Users see the default.
+    auto lhsEnc = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encodingOf(join.getLhs()));
+    if (!lhsEnc || encodingOf(join.getRhs()) != lhsEnc) {
+      requireDefaults(op);
+      lhsEnc = cast<ttg::BlockedEncodingAttr>(encodingOf(join.getLhs()));
+    }
+    auto append = [](ArrayRef<unsigned> v, unsigned x) {
+      SmallVector<unsigned> r(v.begin(), v.end());
+      r.push_back(x);
+      return r;
+    };
+    SmallVector<unsigned> order{unsigned(lhsEnc.getRank())};
+    order.append(lhsEnc.getOrder().begin(), lhsEnc.getOrder().end());
+    auto ret = ttg::BlockedEncodingAttr::get(
+        ctx, append(lhsEnc.getSizePerThread(), 2),
+        append(lhsEnc.getThreadsPerWarp(), 1), append(lhsEnc.getWarpsPerCTA(), 1),
+        order, {});
+    Type defaultRet = defaultType(join.getType());
+    join.getResult().setType(withEncoding(join.getType(), ret));
+    backToDefault(join.getResult(), defaultRet);
+    return success();
+  }
+  if (auto split = dyn_cast<triton::SplitOp>(op)) {
+    // The source must hold both halves of the last dim in one thread, the
+    // last dim fastest; else it is converted to the default layout of the
+    // result shape with that dim appended (Triton's choice).
+    auto srcType = cast<RankedTensorType>(split.getSrc().getType());
+    unsigned rank = srcType.getRank();
+    auto srcEnc = dyn_cast_or_null<ttg::BlockedEncodingAttr>(srcType.getEncoding());
+    if (!srcEnc || srcEnc.getSizePerThread().back() != 2 ||
+        srcEnc.getOrder().front() != rank - 1) {
+      auto resShape = cast<RankedTensorType>(split.getOutLHS().getType()).getShape();
+      auto def = cast<ttg::BlockedEncodingAttr>(defaultEncoding(resShape));
+      auto append = [](ArrayRef<unsigned> v, unsigned x) {
+        SmallVector<unsigned> r(v.begin(), v.end());
+        r.push_back(x);
+        return r;
+      };
+      SmallVector<unsigned> order{rank - 1};
+      order.append(def.getOrder().begin(), def.getOrder().end());
+      srcEnc = ttg::BlockedEncodingAttr::get(
+          ctx, append(def.getSizePerThread(), 2), append(def.getThreadsPerWarp(), 1),
+          append(def.getWarpsPerCTA(), 1), order, {});
+      require(op, 0, withEncoding(srcType, srcEnc));
+    }
+    Attribute resEnc = ttg::getSplitResultEncoding(srcEnc);
+    if (!resEnc)
+      return op->emitError("cannot infer the layout of tt.split's results");
+    for (Value r : op->getResults()) {
+      Type defaultRet = defaultType(r.getType());
+      r.setType(withEncoding(r.getType(), resEnc));
+      backToDefault(r, defaultRet);
+    }
+    return success();
+  }
   if (auto cat = dyn_cast<triton::CatOp>(op)) {
     // The result holds both operands' registers: when its default layout
     // gives a thread fewer elements than the two operands together, the

@@ -1,13 +1,16 @@
-// RUN: tgpu-opt %s -split-input-file --convert-triton-gpu-to-llvm -verify-diagnostics | FileCheck %s
+// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory --tritongpu-membar --convert-triton-gpu-to-llvm -verify-diagnostics | FileCheck %s
 
 // A scalar atomic whose old value is used: thread 0 does it, publishes the
-// old value in shared memory between barriers, and every thread reads it.
+// old value in shared memory and, after a barrier, every thread reads it.
+// Nothing used shared memory before, so no barrier before the store.
 // CHECK: module attributes {{.*}}ttg.shared = 16 : i32
 // CHECK-LABEL: llvm.func @scalar_add
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[T0:.*]] = llvm.icmp "eq" %[[TID]]
 // CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects {{.*}}"mov.b32 $0, 0;\0A\09@$2 atom.acq_rel.gpu.global.add.u32 $0, [ $1 + 0 ], $3;", "=r,l,b,r" %{{.*}}, %[[T0]], %{{.*}}
-// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: %[[NUMEL:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[SPARE:.*]] = llvm.getelementptr %{{.*}}[%[[NUMEL]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
 // CHECK: %[[SLOT:.*]] = llvm.select %[[T0]], %{{.*}}, %{{.*}} : i1, !llvm.ptr<3>
 // CHECK: llvm.store %[[OLD]], %[[SLOT]]
 // CHECK: nvvm.barrier0

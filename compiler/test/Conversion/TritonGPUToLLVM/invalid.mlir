@@ -1,10 +1,32 @@
-// RUN: tgpu-opt %s -split-input-file --convert-triton-gpu-to-llvm -verify-diagnostics
+// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory --convert-triton-gpu-to-llvm -verify-diagnostics
 
 #a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @no_libm(%x: tensor<512xf32, #a>, %y: f64) {
-    // expected-error @below {{math.erf on 'f32' has no GPU lowering yet}}
-    %e = math.erf %x : tensor<512xf32, #a>
+  tt.func public @ipowi(%x: tensor<512xi32, #a>) {
+    // expected-error @below {{math.ipowi on 'i32' has no GPU lowering}}
+    %e = math.ipowi %x, %x : tensor<512xi32, #a>
+    tt.return
+  }
+}
+
+// -----
+
+// libdevice's powi takes an i32 exponent.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fpowi_i64(%y: f64, %n: i64) {
+    // expected-error @below {{math.fpowi on 'f64' has no GPU lowering (libdevice's powi takes an i32 exponent)}}
+    %e = math.fpowi %y, %n : f64, i64
+    tt.return
+  }
+}
+
+// -----
+
+// libdevice has no f80 (or other) variants.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @erf_f80(%y: f80) {
+    // expected-error @below {{math.erf on 'f80' has no GPU lowering}}
+    %e = math.erf %y : f80
     tt.return
   }
 }
@@ -12,9 +34,72 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @exp_f64(%y: f64) {
-    // expected-error @below {{math.exp on 'f64' has no GPU lowering yet}}
-    %e = math.exp %y : f64
+  tt.func public @extern_no_symbol(%x: f32) {
+    // expected-error @below {{tt.extern_elementwise needs a symbol to call}}
+    // expected-error @below {{failed to legalize operation 'tt.extern_elementwise'}}
+    %y = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = ""} : (f32) -> f32
+    tt.return
+  }
+}
+
+// -----
+
+// One symbol, two signatures.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @extern_clash(%x: f32, %d: f64) {
+    %y = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_sinf"} : (f32) -> f32
+    // expected-error @below {{cannot call '__nv_sinf' as '!llvm.func<f64 (f64)>': it is declared as '!llvm.func<f32 (f32)>'}}
+    // expected-error @below {{failed to legalize operation 'tt.extern_elementwise'}}
+    %z = tt.extern_elementwise %d {libname = "", libpath = "", pure = true, symbol = "__nv_sinf"} : (f64) -> f64
+    tt.return
+  }
+}
+
+// -----
+
+// The constraints must match what packed_element makes of the operands: 2
+// f16 per asm travel in one vector<2xf16> ("r"), giving 1 output and 1
+// input, not 2 and 2.
+#a = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @asm_constraints(%x: tensor<256xf16, #a>) {
+    // expected-error @below {{the constraints "=h,=h,h,h" declare 2 outputs and 2 inputs, but packed_element = 2 needs 1 outputs and 1 inputs per asm}}
+    // expected-error @below {{failed to legalize operation 'tt.elementwise_inline_asm'}}
+    %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=h,=h,h,h", packed_element = 2 : i32, pure = true} %x : tensor<256xf16, #a> -> tensor<256xf16, #a>
+    tt.return
+  }
+}
+
+// -----
+
+// Three f16 per asm cannot be cut into 32-bit pairs.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @asm_odd_pack(%x: f16) {
+    // expected-error @below {{packed_element 3 is not a multiple of the 2 elements of 'f16' that share a 32-bit register}}
+    // expected-error @below {{failed to legalize operation 'tt.elementwise_inline_asm'}}
+    %y = tt.elementwise_inline_asm "op;" {constraints = "=r,=r,r,r", packed_element = 3 : i32, pure = true} %x : f16 -> f16
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @asm_bad_constraints(%x: f32) {
+    // expected-error @below {{cannot parse the inline asm constraints "=r,{"}}
+    // expected-error @below {{failed to legalize operation 'tt.elementwise_inline_asm'}}
+    %y = tt.elementwise_inline_asm "op;" {constraints = "=r,{", packed_element = 1 : i32, pure = true} %x : f32 -> f32
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @print_f8(%x: f8E4M3FN) {
+    // expected-error @below {{tt.print cannot print values of type 'f8E4M3FN'}}
+    // expected-error @below {{failed to legalize operation 'tt.print'}}
+    tt.print " x: " {hex = false, isSigned = array<i32: 0>} : %x : f8E4M3FN
     tt.return
   }
 }
@@ -44,6 +129,111 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // expected-error @below {{NVIDIA GPUs have 32 threads per warp}}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 64 : i32} {
   tt.func public @wave64() {
+    tt.return
+  }
+}
+
+// -----
+
+// The joined dim on lanes: lane 0 would need lane 1's value.
+#s = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#j = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @join_on_lanes(%x: tensor<128xf32, #s>, %p: tensor<128x2x!tt.ptr<f32>, #j>) {
+    // expected-error @below {{the operand and result layouts place elements in different threads; this needs a convert_layout}}
+    // expected-error @below {{failed to legalize operation 'tt.join'}}
+    %j = tt.join %x, %x : tensor<128xf32, #s> -> tensor<128x2xf32, #j>
+    tt.store %p, %j : tensor<128x2x!tt.ptr<f32>, #j>
+    tt.return
+  }
+}
+
+// -----
+
+// Without allow_reorder a reshape keeps row-major order, which these
+// layouts cannot do in registers.
+#s = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#t = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_moves(%x: tensor<256xf32, #s>, %p: tensor<16x16x!tt.ptr<f32>, #t>) {
+    // expected-error @below {{the operand and result layouts place elements in different threads; this needs a convert_layout}}
+    // expected-error @below {{failed to legalize operation 'tt.reshape'}}
+    %r = tt.reshape %x : tensor<256xf32, #s> -> tensor<16x16xf32, #t>
+    tt.store %p, %r : tensor<16x16x!tt.ptr<f32>, #t>
+    tt.return
+  }
+}
+
+// -----
+
+// Lane 0 holds axis position 2 and lane 1 position 1: the lanes along the
+// axis are not in lane-id order, which shfl.up needs.
+#l = #ttg.linear<{register = [], lane = [[2], [1], [4], [8], [16]], warp = [[0], [0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_lanes_out_of_order(%x: tensor<32xf32, #l>, %p: tensor<32x!tt.ptr<f32>, #l>) {
+    // expected-error @below {{cannot scan this layout: the lanes along the axis are not consecutive lane ids}}
+    // expected-error @below {{failed to legalize operation 'tt.scan'}}
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %c: f32):
+      %d = arith.addf %a, %c : f32
+      tt.scan.return %d : f32
+    }) : (tensor<32xf32, #l>) -> tensor<32xf32, #l>
+    tt.store %p, %s : tensor<32x!tt.ptr<f32>, #l>
+    tt.return
+  }
+}
+
+// -----
+
+// A lane bit that moves along both dims.
+#l = #ttg.linear<{register = [], lane = [[1, 1], [2, 0], [4, 0], [0, 1], [0, 2]], warp = [[0, 0], [0, 0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_diagonal(%x: tensor<8x4xf32, #l>, %p: tensor<8x4x!tt.ptr<f32>, #l>) {
+    // expected-error @below {{cannot scan this layout: lane bit 0 moves along the axis and another dim at once}}
+    // expected-error @below {{failed to legalize operation 'tt.scan'}}
+    %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %c: f32):
+      %d = arith.addf %a, %c : f32
+      tt.scan.return %d : f32
+    }) : (tensor<8x4xf32, #l>) -> tensor<8x4xf32, #l>
+    tt.store %p, %s : tensor<8x4x!tt.ptr<f32>, #l>
+    tt.return
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather_index_layout(%x: tensor<128xf32, #b>, %i: tensor<128xi32, #c>) {
+    // expected-error @below {{the indices and the result must have the same layout}}
+    // expected-error @below {{failed to legalize operation 'tt.gather'}}
+    %g = tt.gather %x[%i] {axis = 0 : i32} : (tensor<128xf32, #b>, tensor<128xi32, #c>) -> tensor<128xf32, #b>
+    tt.return
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @histogram_i16(%x: tensor<128xi32, #b>, %p: tensor<16x!tt.ptr<i16>, #b>) {
+    // expected-error @below {{PTX has shared-memory atomic adds on 32- and 64-bit integers only, not 'i16'}}
+    // expected-error @below {{failed to legalize operation 'tt.histogram'}}
+    %h = tt.histogram %x : tensor<128xi32, #b> -> tensor<16xi16, #b>
+    tt.store %p, %h : tensor<16x!tt.ptr<i16>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mulhi_i16(%x: i16) {
+    // expected-error @below {{tt.mulhiui on 'i16' has no GPU lowering (i32 and i64 do)}}
+    // expected-error @below {{failed to legalize operation 'tt.mulhiui'}}
+    %y = tt.mulhiui %x, %x : i16
     tt.return
   }
 }

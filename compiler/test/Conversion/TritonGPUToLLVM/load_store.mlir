@@ -1,4 +1,4 @@
-// RUN: tgpu-opt %s -split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory --convert-triton-gpu-to-llvm | FileCheck %s
 
 // 16-byte aligned f32 runs, 4 registers per thread along the run, a mask
 // constant over runs of 16 (n is a multiple of 16): one predicated 128-bit

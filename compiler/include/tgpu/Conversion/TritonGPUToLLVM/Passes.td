@@ -3,6 +3,31 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AllocateSharedMemory : Pass<"allocate-shared-memory", "mlir::ModuleOp"> {
+  let summary = "place every shared-memory buffer (liveness-based offsets)";
+  let description = [{
+    Gives every ttg.local_alloc and every op whose lowering needs scratch
+    shared memory (convert_layout through shared memory, reductions and
+    scans across warps, gathers, atomics whose old values are shared) a byte
+    offset, written as its `allocation.offset` attribute. Buffers live at
+    the same time get disjoint bytes; the others share. The kernel's total
+    goes in the module's `ttg.shared` attribute. Fails when it exceeds what
+    the target (`ttg.target`) gives a block.
+  }];
+}
+
+def TritonGPUMembar : Pass<"tritongpu-membar", "mlir::ModuleOp"> {
+  let summary = "insert barriers between racing shared-memory accesses";
+  let description = [{
+    Inserts `ttg.barrier local` before every op whose shared-memory access
+    may race with one made since the last barrier (read after write, write
+    after read, write after write, on overlapping bytes), following scf
+    control flow: branches join, loops iterate to a fixed point. Needs the
+    offsets allocate-shared-memory writes; no barrier where no race is
+    possible.
+  }];
+}
+
 def ConvertTritonGPUToLLVM : Pass<"convert-triton-gpu-to-llvm", "mlir::ModuleOp"> {
   let summary = "TTGIR -> LLVM dialect (+ NVVM): per-thread code";
   let description = [{
@@ -11,7 +36,8 @@ def ConvertTritonGPUToLLVM : Pass<"convert-triton-gpu-to-llvm", "mlir::ModuleOp"
     come from the layouts' LinearLayouts. tt.func becomes an llvm.func with
     the nvvm.kernel attribute (public functions) and scalar/pointer
     parameters. The target (sm_80, sm_90) is read from the module's
-    ttg.target attribute. Runs after convert-scf-to-cf.
+    ttg.target attribute. Runs after allocate-shared-memory (it reads the
+    buffer offsets), tritongpu-membar and convert-scf-to-cf.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"];
 }

@@ -4,6 +4,8 @@
 
 #include "tgpu/Conversion/TritonGPUToLLVM/Utility.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 namespace mlir::tgpu {
 
 // tt.func / tt.return / tt.call, program ids.
@@ -15,7 +17,8 @@ void populateFuncOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
 void populateElementwiseOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &info);
-// make_range, splat, broadcast, expand_dims, trans, convert_layout.
+// make_range, splat, broadcast, expand_dims, trans, convert_layout, join,
+// split, reshape, cat.
 void populateViewOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   const LoweringInfo &info);
@@ -24,11 +27,28 @@ void populateLoadStoreOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        const LoweringInfo &info);
 
-// Scalar exp/exp2/log/log2/sin/cos through PTX approximate instructions.
+// Scalar exp/exp2/log/log2/sin/cos through PTX approximate instructions,
+// the math ops NVPTX cannot select through libdevice (__nv_*) calls.
 void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
-// Fails, with a diagnostic, on a math op the NVPTX back end cannot select.
+// Fails, with a diagnostic, on a math op that has no GPU lowering.
 LogicalResult checkMathOpsLowerable(ModuleOp module);
+
+// The external llvm.func `name` of `type`, declared at the top of `op`'s
+// module on first use; failure, diagnosed at `op`, when the module has a
+// different symbol of that name.
+FailureOr<LLVM::LLVMFuncOp>
+getOrDeclareExternalFunction(RewriterBase &rewriter, Operation *op,
+                             StringRef name, LLVM::LLVMFunctionType type);
+
+// tt.elementwise_inline_asm: one llvm.inline_asm per packed_element
+// registers.
+void populateInlineAsmOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
+// tt.print (vprintf, one line per element) and tt.assert (__assertfail).
+void populatePrintAssertOpToLLVMPatterns(
+    TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringInfo &info);
 
 // tt.atomic_rmw / tt.atomic_cas: predicated PTX atom by one owner each.
 void populateAtomicOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
@@ -37,6 +57,19 @@ void populateAtomicOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
 // Bytes of shared memory an atomic needs to hand its old values to the other
 // holders of each element.
 int64_t getAtomicScratchBytes(Operation *op);
+
+// local_alloc/local_load/local_store/local_dealloc, memdesc views,
+// ttg.barrier.
+void populateMemoryOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const LoweringInfo &info);
+
+// Bytes of scratch shared memory `op`'s lowering needs while it runs (0
+// for none): the family functions below, for allocate-shared-memory and
+// tritongpu-membar.
+int64_t getScratchBytes(Operation *op);
+// Most shared memory a block may use on a target (opt-in maximum).
+int64_t getMaxSharedBytesPerBlock(int computeCapability);
 
 // tt.dot on the FMA path (#ttg.dot_op operands of a blocked result).
 void populateDotOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
@@ -54,6 +87,25 @@ void populateReduceOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
 // Bytes of shared memory a tt.reduce needs to combine across warps (0 when
 // its warps do not split the axis).
 int64_t getReduceScratchBytes(Operation *reduceOp);
+
+// Bytes of shared memory a tt.cat needs (0 when it stays in registers).
+int64_t getCatScratchBytes(Operation *op);
+
+// tt.scan: in registers, across lanes (shuffles), across warps (shared
+// memory).
+void populateScanOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  const LoweringInfo &info);
+// Bytes of shared memory a tt.scan needs to pass warp totals on (0 when its
+// warps do not split the axis).
+int64_t getScanScratchBytes(Operation *op);
+
+// tt.gather and tt.histogram, through shared memory.
+void populateGatherHistogramOpToLLVMPatterns(
+    TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringInfo &info);
+int64_t getGatherScratchBytes(Operation *op);
+int64_t getHistogramScratchBytes(Operation *op);
 
 } // namespace mlir::tgpu
 

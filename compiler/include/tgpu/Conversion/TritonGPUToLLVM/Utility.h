@@ -65,9 +65,10 @@ SmallVector<SmallVector<Value>> emitIndices(RewriterBase &rewriter,
 Value emitUniqueOwnerPredicate(RewriterBase &rewriter, Location loc,
                                const LinearLayout &layout, int threadsPerWarp);
 
-// The kernel's dynamic shared memory (@global_smem, !llvm.ptr<3>), declared
-// in the module on first use; the launch gives it the module's ttg.shared
-// bytes.
+// Where `op`'s shared-memory buffer starts: the kernel's dynamic shared
+// memory (@global_smem, !llvm.ptr<3>, declared in the module on first use;
+// the launch gives it the module's ttg.shared bytes) plus the op's
+// allocation.offset.
 Value getSharedMemoryBase(RewriterBase &rewriter, Operation *op);
 
 // The coordinates (one per out dim) `layout` gives input `v` of `inDim`
@@ -78,6 +79,17 @@ SmallVector<int32_t> layoutCoords(const LinearLayout &layout, StringRef inDim,
 // Bytes of one element of `type` (or of its elements) in memory: pointers 8,
 // i1 1.
 int64_t memoryElementBytes(Type type);
+
+// Clones a reduce/scan combine region (arguments: n "first" values, then n
+// "second" values) at the insertion point; returns the values it yields.
+SmallVector<Value> inlineCombineRegion(RewriterBase &rewriter, Block &body,
+                                       ArrayRef<Value> first,
+                                       ArrayRef<Value> second);
+
+// The LinearLayouts of two tensor types, or nothing when either has no
+// layout or cannot be converted (for size queries, which answer 0 then).
+std::optional<std::pair<LinearLayout, LinearLayout>>
+getLayoutsOrNone(RankedTensorType a, RankedTensorType b);
 
 // The row-major linear index of `coords` in `shape`.
 Value linearize(RewriterBase &rewriter, Location loc, ArrayRef<Value> coords,

@@ -1,0 +1,83 @@
+// allocate-shared-memory: runs the allocation analysis with the lowering's
+// scratch sizes and records the offsets; and the scratch-size dispatch the
+// lowering, this pass and tritongpu-membar share.
+#include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
+
+#include "tgpu/Analysis/Allocation.h"
+#include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+
+namespace mlir::tgpu {
+#define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
+#include "tgpu/Conversion/TritonGPUToLLVM/Passes.h.inc"
+} // namespace mlir::tgpu
+
+using namespace mlir;
+namespace tt = mlir::triton;
+
+int64_t mlir::tgpu::getScratchBytes(Operation *op) {
+  return std::max({getReduceScratchBytes(op), getConvertLayoutScratchBytes(op),
+                   getAtomicScratchBytes(op), getCatScratchBytes(op),
+                   getScanScratchBytes(op), getGatherScratchBytes(op),
+                   getHistogramScratchBytes(op)});
+}
+
+int64_t mlir::tgpu::getMaxSharedBytesPerBlock(int computeCapability) {
+  // Opt-in maximum per block (CUDA programming guide, "Technical
+  // Specifications per Compute Capability").
+  switch (computeCapability) {
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 90:
+  case 100:
+  case 103:
+    return 227 * 1024;
+  default:
+    return 99 * 1024;
+  }
+}
+
+namespace {
+
+class AllocateSharedMemory
+    : public mlir::tgpu::impl::AllocateSharedMemoryBase<AllocateSharedMemory> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int64_t total = 0;
+    for (auto func : module.getOps<tt::FuncOp>()) {
+      auto allocation = mlir::tgpu::SharedMemoryAllocation::compute(
+          func, mlir::tgpu::getScratchBytes);
+      if (failed(allocation))
+        return signalPassFailure();
+      if (allocation->getTotalBytes() > 0 && !func.isPublic()) {
+        // A callee's buffers would have to be placed above its callers'
+        // live ones at every call site.
+        func.emitError("shared memory in a function that is not a kernel "
+                       "is not supported; inline it");
+        return signalPassFailure();
+      }
+      allocation->annotate();
+      total = std::max(total, allocation->getTotalBytes());
+    }
+    int cc = 90;
+    if (auto target = module->getAttrOfType<StringAttr>("ttg.target")) {
+      StringRef t = target.getValue();
+      if (t.consume_front("cuda:"))
+        (void)t.getAsInteger(10, cc);
+    }
+    int64_t limit = mlir::tgpu::getMaxSharedBytesPerBlock(cc);
+    if (total > limit) {
+      module.emitError() << "the kernel needs " << total
+                         << " bytes of shared memory; cuda:" << cc
+                         << " gives a block at most " << limit;
+      return signalPassFailure();
+    }
+    module->setAttr("ttg.shared",
+                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                     total));
+  }
+};
+
+} // namespace

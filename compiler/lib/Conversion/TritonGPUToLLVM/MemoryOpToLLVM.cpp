@@ -1,0 +1,234 @@
+// Shared-memory ops: local_alloc / local_store write a distributed tensor
+// into a buffer, local_load reads one out, memdesc views re-address the
+// buffer, ttg.barrier syncs the CTA. A buffer is lowered to the address of
+// its offset 0; where element `coords` lives is the shared layout's inverse
+// (offset = S⁻¹(coords)), so the tensor's registers map to offsets through
+// T.invertAndCompose(S): compile-time per register, XOR a lane/warp part.
+#include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
+
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Layout/AttrConversion.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::tgpu;
+namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
+
+namespace {
+
+// For every register of `tensorType`, the element offset in the buffer of
+// `memdesc` that holds the same element.
+FailureOr<SmallVector<Value>>
+emitSharedOffsets(RewriterBase &rewriter, Location loc,
+                  RankedTensorType tensorType, ttg::MemDescType memdesc,
+                  int threadsPerWarp) {
+  auto regs = getDistributedLayout(tensorType, loc);
+  if (failed(regs))
+    return failure();
+  auto shared =
+      ::tgpu::layout::toLinearLayout(memdesc.getShape(), memdesc.getEncoding());
+  if (!shared)
+    return emitError(loc) << "cannot lower the shared layout of " << memdesc
+                          << ": " << llvm::toString(shared.takeError());
+  // register/lane/warp/block -> offset/block of the shared layout.
+  auto toOffset = regs->invertAndCompose(*shared);
+  if (!toOffset)
+    return emitError(loc) << "the tensor and shared layouts of " << memdesc
+                          << " do not cover the same elements: "
+                          << llvm::toString(toOffset.takeError());
+  auto outs = toOffset->getOutDimNames();
+  unsigned offsetDim = llvm::find(outs, "offset") - outs.begin();
+  if (offsetDim == outs.size())
+    return emitError(loc) << "shared layout of " << memdesc
+                          << " has no 'offset' input";
+  SmallVector<Value> offsets;
+  for (auto &coords : emitIndices(rewriter, loc, *toOffset, threadsPerWarp))
+    offsets.push_back(coords[offsetDim]);
+  return offsets;
+}
+
+Type memoryType(const TypeConverter *converter, Type elem) {
+  Type t = converter->convertType(elem);
+  // i1 is kept as a byte in memory.
+  return t && t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : t;
+}
+
+// Writes `values` (the registers of `tensorType`) into the buffer at `base`.
+LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
+                            const TypeConverter *converter,
+                            RankedTensorType tensorType, ArrayRef<Value> values,
+                            ttg::MemDescType memdesc, Value base,
+                            int threadsPerWarp) {
+  auto offsets =
+      emitSharedOffsets(rewriter, loc, tensorType, memdesc, threadsPerWarp);
+  if (failed(offsets))
+    return failure();
+  Type elem = converter->convertType(tensorType.getElementType());
+  Type mem = memoryType(converter, tensorType.getElementType());
+  auto ptr3 = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+  for (auto [v, off] : llvm::zip_equal(values, *offsets)) {
+    Value stored = mem != elem ? LLVM::ZExtOp::create(rewriter, loc, mem, v)
+                               : v;
+    Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, mem, base,
+                                  ValueRange{off});
+    LLVM::StoreOp::create(rewriter, loc, stored, p);
+  }
+  return success();
+}
+
+struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
+  LocalAllocLowering(TritonGPUToLLVMTypeConverter &converter,
+                     const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttg::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value base = getSharedMemoryBase(rewriter, op);
+    if (Value src = op.getSrc()) {
+      auto tensorType = cast<RankedTensorType>(src.getType());
+      if (failed(storeToShared(
+              rewriter, op.getLoc(), getTypeConverter(), tensorType,
+              unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
+              op.getType(), base, info.threadsPerWarp)))
+        return failure();
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+  LoweringInfo info;
+};
+
+struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
+  LocalStoreLowering(TritonGPUToLLVMTypeConverter &converter,
+                     const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttg::LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(storeToShared(
+            rewriter, op.getLoc(), getTypeConverter(),
+            cast<RankedTensorType>(op.getSrc().getType()),
+            unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
+            op.getDst().getType(), adaptor.getDst(), info.threadsPerWarp)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringInfo info;
+};
+
+struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
+  LocalLoadLowering(TritonGPUToLLVMTypeConverter &converter,
+                    const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttg::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto tensorType = cast<RankedTensorType>(op.getType());
+    Type resultType = getTypeConverter()->convertType(tensorType);
+    if (!resultType)
+      return op.emitError("cannot lower ") << tensorType;
+    auto offsets = emitSharedOffsets(rewriter, loc, tensorType,
+                                     op.getSrc().getType(),
+                                     info.threadsPerWarp);
+    if (failed(offsets))
+      return failure();
+    Type elem = getTypeConverter()->convertType(tensorType.getElementType());
+    Type mem = memoryType(getTypeConverter(), tensorType.getElementType());
+    auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
+    SmallVector<Value> values;
+    for (Value off : *offsets) {
+      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, mem, adaptor.getSrc(),
+                                    ValueRange{off});
+      Value v = LLVM::LoadOp::create(rewriter, loc, mem, p);
+      values.push_back(mem != elem ? LLVM::TruncOp::create(rewriter, loc, elem,
+                                                           v)
+                                   : v);
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, values));
+    return success();
+  }
+  LoweringInfo info;
+};
+
+struct LocalDeallocLowering
+    : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::LocalDeallocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The allocation already ended the buffer's life here.
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// memdesc_index: sub-buffer `index` along dim 0 of the allocation, whose
+// sub-buffers follow each other.
+struct MemDescIndexLowering
+    : public ConvertOpToLLVMPattern<ttg::MemDescIndexOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::MemDescIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType src = op.getSrc().getType();
+    int64_t stride = 1;
+    for (int64_t d : src.getShape().drop_front())
+      stride *= d;
+    Location loc = op.getLoc();
+    Type mem = memoryType(getTypeConverter(), src.getElementType());
+    if (!mem)
+      return op.emitError("cannot lower ") << src;
+    Value elems = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),
+                                      i32Constant(rewriter, loc, stride));
+    rewriter.replaceOp(op, LLVM::GEPOp::create(
+                               rewriter, loc, adaptor.getSrc().getType(), mem,
+                               adaptor.getSrc(), ValueRange{elems}));
+    return success();
+  }
+};
+
+// memdesc_trans / memdesc_reshape: the same bytes seen through another
+// layout; the result type's encoding says where elements are.
+template <typename OpT>
+struct MemDescReViewLowering : public ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+struct BarrierLowering : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // bar.sync orders every state space among the CTA's threads, so one
+    // lowering serves each address-space mask.
+    NVVM::Barrier0Op::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tgpu::populateMemoryOpToLLVMPatterns(
+    TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringInfo &info) {
+  patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(
+      converter, info);
+  patterns.add<LocalDeallocLowering, MemDescIndexLowering,
+               MemDescReViewLowering<ttg::MemDescTransOp>,
+               MemDescReViewLowering<ttg::MemDescReshapeOp>, BarrierLowering>(
+      converter);
+}

@@ -1,0 +1,141 @@
+// RUN: tgpu-opt %s -split-input-file --tritongpu-membar -verify-diagnostics | FileCheck %s
+
+// Offsets are given (as allocate-shared-memory would write them), so each
+// case states by hand which byte ranges meet. 16x16xf32 buffers are 1024
+// bytes: A at [0, 1024), B at [1024, 2048).
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @raw
+  // CHECK: ttg.local_alloc
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NEXT: ttg.local_load
+  tt.func public @raw(%t: tensor<16x16xf32, #b>) {
+    %a = ttg.local_alloc %t {allocation.offset = 0 : i32} : (tensor<16x16xf32, #b>) -> !ttg.memdesc<16x16xf32, #shared, #smem>
+    %0 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem> -> tensor<16x16xf32, #b>
+    %1 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem> -> tensor<16x16xf32, #b>
+    tt.return
+  }
+
+  // Disjoint buffers never race; an alloc without a value writes nothing.
+  // CHECK-LABEL: @disjoint
+  // CHECK-NOT: ttg.barrier
+  // CHECK: tt.return
+  tt.func public @disjoint(%t: tensor<16x16xf32, #b>) {
+    %a = ttg.local_alloc %t {allocation.offset = 0 : i32} : (tensor<16x16xf32, #b>) -> !ttg.memdesc<16x16xf32, #shared, #smem>
+    %b = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    ttg.local_store %t, %b : tensor<16x16xf32, #b> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    tt.return
+  }
+
+  // A barrier already there is enough.
+  // CHECK-LABEL: @existing
+  // CHECK: ttg.barrier local
+  // CHECK-NOT: ttg.barrier
+  // CHECK: tt.return
+  tt.func public @existing(%t: tensor<16x16xf32, #b>) {
+    %a = ttg.local_alloc %t {allocation.offset = 0 : i32} : (tensor<16x16xf32, #b>) -> !ttg.memdesc<16x16xf32, #shared, #smem>
+    ttg.barrier local
+    %0 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem> -> tensor<16x16xf32, #b>
+    tt.return
+  }
+
+  // Write in one branch, read after the if: the join keeps the write.
+  // CHECK-LABEL: @if_join
+  // CHECK: scf.if
+  // CHECK-NEXT: ttg.local_store
+  // CHECK: }
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_load
+  tt.func public @if_join(%t: tensor<16x16xf32, #b>, %c: i1) {
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    scf.if %c {
+      ttg.local_store %t, %a : tensor<16x16xf32, #b> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    }
+    %0 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> tensor<16x16xf32, #b>
+    tt.return
+  }
+
+  // In a loop, read-then-write needs a barrier before the write (WAR) and,
+  // through the back edge, one before the read (RAW from the last
+  // iteration's write).
+  // CHECK-LABEL: @loop
+  // CHECK: scf.for
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_store
+  tt.func public @loop(%t: tensor<16x16xf32, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %0 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> tensor<16x16xf32, #b>
+      ttg.local_store %0, %a : tensor<16x16xf32, #b> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    }
+    tt.return
+  }
+
+  // The write before the loop races with the first read, so the read gets
+  // a barrier (the analysis places it before the op, in the loop); the
+  // reads of later iterations need nothing more.
+  // CHECK-LABEL: @loop_reads
+  // CHECK: scf.for
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NOT: ttg.barrier
+  // CHECK: tt.return
+  tt.func public @loop_reads(%t: tensor<16x16xf32, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %a = ttg.local_alloc %t {allocation.offset = 0 : i32} : (tensor<16x16xf32, #b>) -> !ttg.memdesc<16x16xf32, #shared, #smem>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %0 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem> -> tensor<16x16xf32, #b>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// A scratch op is read and written: after a read of overlapping bytes it
+// needs a barrier (WAR); two converts sharing offset 0 need one between
+// them; a convert in registers (no scratch) needs none.
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @scratch
+  // CHECK: ttg.local_alloc
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.convert_layout
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.convert_layout
+  // CHECK-NEXT: ttg.convert_layout
+  // CHECK-NEXT: tt.return
+  tt.func public @scratch(%t: tensor<128xf32, #b1>) {
+    %a = ttg.local_alloc %t {allocation.offset = 0 : i32} : (tensor<128xf32, #b1>) -> !ttg.memdesc<128xf32, #shared1, #smem>
+    %0 = ttg.local_load %a : !ttg.memdesc<128xf32, #shared1, #smem> -> tensor<128xf32, #b1>
+    %1 = ttg.convert_layout %0 {allocation.offset = 0 : i32} : tensor<128xf32, #b1> -> tensor<128xf32, #b4>
+    %2 = ttg.convert_layout %1 {allocation.offset = 0 : i32} : tensor<128xf32, #b4> -> tensor<128xf32, #b1>
+    %3 = ttg.convert_layout %2 : tensor<128xf32, #b1> -> tensor<128xf32, #b1>
+    tt.return
+  }
+}
+
+// -----
+
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func public @unallocated(%t: tensor<128xf32, #b1>) {
+    // expected-error @+1 {{needs 512 bytes of shared memory but has no valid 'allocation.offset' (run allocate-shared-memory first)}}
+    %0 = ttg.convert_layout %t : tensor<128xf32, #b1> -> tensor<128xf32, #b4>
+    tt.return
+  }
+}
