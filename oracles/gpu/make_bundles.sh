@@ -11,7 +11,9 @@ build=$1 out=$2
 shift 2
 warps=${NUM_WARPS:-4}
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=$here/../../corpus/kernels
+# RUN_ARGS: another run_args.txt (its files relative to its directory).
+runargs=${RUN_ARGS:-$here/../../corpus/kernels/run_args.txt}
+corpus=$(cd "$(dirname "$runargs")" && pwd)
 mkdir -p "$out"
 want=" $* "
 while IFS= read -r line; do
@@ -21,7 +23,10 @@ while IFS= read -r line; do
   [ $# -gt 0 ] && [[ "$want" != *" $stem "* ]] && continue
   d=$out/$stem
   rm -rf "$d"; mkdir -p "$d"
-  if ! "$build/bin/tgpu-compile" "$corpus/$file" --arch sm_90 --num-warps "$warps" \
+  # A TTGIR kernel carries its own ttg.num-warps.
+  warpopt=(--num-warps "$warps")
+  [[ "$file" == *.ttgir ]] && warpopt=()
+  if ! "$build/bin/tgpu-compile" "$corpus/$file" --arch sm_90 "${warpopt[@]}" \
         -o "$d/kernel.ptx" --metadata "$d/meta.json" 2> "$d/error.txt"; then
     echo "skip $stem: $(grep -m1 'error' "$d/error.txt" | sed 's/.*error: //' | cut -c1-90)"
     rm -rf "$d"; continue
@@ -33,4 +38,4 @@ while IFS= read -r line; do
   echo "$entry|$grid|$threads|$shared|$args" > "$d/launch.txt"
   rm -f "$d/error.txt"
   echo "bundled $stem"
-done < "$corpus/run_args.txt"
+done < "$runargs"

@@ -45,6 +45,17 @@ int64_t registerRunAlong(const LinearLayout &layout, int dim) {
     }
     run *= 2;
   }
+  // Register i of a run holds base ^ i, which is base + i only when every
+  // other basis (higher registers, lanes, warps, blocks) keeps the low bits
+  // of `dim` clear: otherwise a run starts mid-vector, descends or is
+  // misaligned (possible with #ttg.linear layouts).
+  int runBits = llvm::Log2_64(uint64_t(run));
+  for (const std::string &inDim : layout.getInDimNames())
+    for (int i = inDim == "register" ? runBits : 0;
+         i < layout.getInDimSizeLog2(inDim); ++i)
+      while (run > 1 &&
+             (layout.getBasis(inDim, i, outNames[dim]) & int32_t(run - 1)))
+        run /= 2;
   return run;
 }
 

@@ -58,49 +58,8 @@ SmallVector<Value> combine(ConversionPatternRewriter &rewriter,
 
 Value shuffleXor(ConversionPatternRewriter &rewriter, Location loc, Value v,
                  int offset) {
-  MLIRContext *ctx = rewriter.getContext();
-  Type i32 = rewriter.getI32Type();
-  auto shfl = [&](Value x) -> Value {
-    return NVVM::ShflOp::create(
-        rewriter, loc, x.getType(), i32Constant(rewriter, loc, -1), x,
-        i32Constant(rewriter, loc, offset), i32Constant(rewriter, loc, 0x1f),
-        NVVM::ShflKind::bfly, UnitAttr());
-  };
-  Type type = v.getType();
-  if (type.isF32() || type.isInteger(32))
-    return shfl(v);
-  bool isPtr = isa<LLVM::LLVMPointerType>(type);
-  unsigned bits = isPtr ? 64 : type.getIntOrFloatBitWidth();
-  Type intType = IntegerType::get(ctx, bits);
-  Value asInt = isPtr ? Value(LLVM::PtrToIntOp::create(rewriter, loc, intType, v))
-                : type.isInteger(bits)
-                    ? v
-                    : Value(LLVM::BitcastOp::create(rewriter, loc, intType, v));
-  Value result;
-  if (bits < 32) {
-    Value wide = LLVM::ZExtOp::create(rewriter, loc, i32, asInt);
-    result = LLVM::TruncOp::create(rewriter, loc, intType, shfl(wide));
-  } else {
-    Type i64 = rewriter.getI64Type();
-    Value lo = LLVM::TruncOp::create(rewriter, loc, i32, asInt);
-    Value hi = LLVM::TruncOp::create(
-        rewriter, loc, i32,
-        LLVM::LShrOp::create(rewriter, loc, asInt,
-                             LLVM::ConstantOp::create(
-                                 rewriter, loc, i64,
-                                 rewriter.getI64IntegerAttr(32))));
-    Value lo2 = LLVM::ZExtOp::create(rewriter, loc, i64, shfl(lo));
-    Value hi2 = LLVM::ShlOp::create(
-        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, shfl(hi)),
-        LLVM::ConstantOp::create(rewriter, loc, i64,
-                                 rewriter.getI64IntegerAttr(32)));
-    result = LLVM::OrOp::create(rewriter, loc, lo2, hi2);
-  }
-  if (isPtr)
-    return LLVM::IntToPtrOp::create(rewriter, loc, type, result);
-  if (type.isInteger(bits))
-    return result;
-  return LLVM::BitcastOp::create(rewriter, loc, type, result);
+  return emitShuffle(rewriter, loc, v, NVVM::ShflKind::bfly,
+                     i32Constant(rewriter, loc, offset));
 }
 
 struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
@@ -197,7 +156,11 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
         regionBase.push_back(LLVM::GEPOp::create(
             rewriter, loc, ptr3, i8, base,
             ArrayRef<LLVM::GEPArg>{int32_t(offset)}));
-        offset += slots * numel * memoryElementBytes(op.getSrcs()[k].getType());
+        // Each operand's region 8-byte aligned, so mixed widths (i8 then
+        // f32) keep every access naturally aligned.
+        offset = llvm::alignTo(
+            offset + slots * numel * memoryElementBytes(op.getSrcs()[k].getType()),
+            8);
       }
       // Where group g's element sits among the result's elements.
       auto linearIndex = [&](Group &g) -> Value {
@@ -306,7 +269,8 @@ int64_t mlir::tgpu::getReduceScratchBytes(Operation *reduceOp) {
   int64_t numel = resultType ? resultType.getNumElements() : 1;
   int64_t bytes = 0;
   for (Value src : op.getSrcs())
-    bytes += warpsAlong * numel * memoryElementBytes(src.getType());
+    bytes = llvm::alignTo(
+        bytes + warpsAlong * numel * memoryElementBytes(src.getType()), 8);
   return bytes;
 }
 

@@ -140,63 +140,12 @@ Partial combinePartial(ConversionPatternRewriter &rewriter, Location loc,
   return out;
 }
 
-// shfl.sync of any scalar: narrower values widened to i32, 64-bit ones in
-// two halves, pointers as integers.
-Value shuffle(ConversionPatternRewriter &rewriter, Location loc, Value v,
-              NVVM::ShflKind kind, Value laneOrDelta) {
-  MLIRContext *ctx = rewriter.getContext();
-  Type i32 = rewriter.getI32Type();
-  // .up clamps at lane 0 (c = 0); the others at lane 31.
-  int32_t clamp = kind == NVVM::ShflKind::up ? 0 : 0x1f;
-  auto shfl = [&](Value x) -> Value {
-    return NVVM::ShflOp::create(rewriter, loc, x.getType(),
-                                i32Constant(rewriter, loc, -1), x, laneOrDelta,
-                                i32Constant(rewriter, loc, clamp), kind,
-                                UnitAttr());
-  };
-  Type type = v.getType();
-  if (type.isF32() || type.isInteger(32))
-    return shfl(v);
-  bool isPtr = isa<LLVM::LLVMPointerType>(type);
-  unsigned bits = isPtr ? 64 : type.getIntOrFloatBitWidth();
-  Type intType = IntegerType::get(ctx, bits);
-  Value asInt =
-      isPtr ? Value(LLVM::PtrToIntOp::create(rewriter, loc, intType, v))
-      : type.isInteger(bits)
-          ? v
-          : Value(LLVM::BitcastOp::create(rewriter, loc, intType, v));
-  Value result;
-  if (bits < 32) {
-    Value wide = LLVM::ZExtOp::create(rewriter, loc, i32, asInt);
-    result = LLVM::TruncOp::create(rewriter, loc, intType, shfl(wide));
-  } else {
-    Type i64 = rewriter.getI64Type();
-    auto c32 = [&] {
-      return LLVM::ConstantOp::create(rewriter, loc, i64,
-                                      rewriter.getI64IntegerAttr(32));
-    };
-    Value lo = LLVM::TruncOp::create(rewriter, loc, i32, asInt);
-    Value hi = LLVM::TruncOp::create(
-        rewriter, loc, i32, LLVM::LShrOp::create(rewriter, loc, asInt, c32()));
-    Value lo2 = LLVM::ZExtOp::create(rewriter, loc, i64, shfl(lo));
-    Value hi2 = LLVM::ShlOp::create(
-        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, shfl(hi)),
-        c32());
-    result = LLVM::OrOp::create(rewriter, loc, lo2, hi2);
-  }
-  if (isPtr)
-    return LLVM::IntToPtrOp::create(rewriter, loc, type, result);
-  if (type.isInteger(bits))
-    return result;
-  return LLVM::BitcastOp::create(rewriter, loc, type, result);
-}
-
 SmallVector<Value> shuffleAll(ConversionPatternRewriter &rewriter,
                               Location loc, ArrayRef<Value> values,
                               NVVM::ShflKind kind, Value laneOrDelta) {
   SmallVector<Value> out;
   for (Value v : values)
-    out.push_back(shuffle(rewriter, loc, v, kind, laneOrDelta));
+    out.push_back(emitShuffle(rewriter, loc, v, kind, laneOrDelta));
   return out;
 }
 

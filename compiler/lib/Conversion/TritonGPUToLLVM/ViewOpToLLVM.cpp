@@ -9,6 +9,7 @@
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/AttrConversion.h"
 #include "tgpu/Layout/SharedStaging.h"
+#include "tgpu/Layout/WarpShuffle.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -167,8 +168,58 @@ struct RegisterRemapLowering : public ConvertOpToLLVMPattern<OpT> {
   }
 };
 
+// The warp-shuffle conversion (WarpShuffle.h): per destination register,
+// every lane sends register c(r) ^ M(lane) (a select among the few
+// candidates) and reads lane a(r) ^ A(lane) with shfl.sync.idx.
+void emitWarpShuffles(RewriterBase &rewriter, Location loc,
+                      const ::tgpu::layout::WarpShufflePlan &plan,
+                      ArrayRef<Value> in, SmallVectorImpl<Value> &out) {
+  Value lane = getLaneAndWarpId(rewriter, loc, 32).first;
+  Value zero = i32Constant(rewriter, loc, 0);
+  auto linearOfLane = [&](ArrayRef<int32_t> images) {
+    Value acc = zero;
+    for (auto [t, image] : llvm::enumerate(images)) {
+      if (!image)
+        continue;
+      Value bit = LLVM::AndOp::create(rewriter, loc, lane,
+                                      i32Constant(rewriter, loc, 1 << t));
+      Value set = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                       bit, zero);
+      acc = LLVM::XOrOp::create(
+          rewriter, loc, acc,
+          LLVM::SelectOp::create(rewriter, loc, set,
+                                 i32Constant(rewriter, loc, image), zero));
+    }
+    return acc;
+  };
+  Value readBase = linearOfLane(plan.readLaneOfLaneBit);
+  Value sendBase = linearOfLane(plan.sendRegisterOfLaneBit);
+  // The registers a lane may have to send: c(r) ^ span(M).
+  SmallVector<int32_t> span{0};
+  for (int32_t image : plan.sendRegisterOfLaneBit)
+    if (image && !llvm::is_contained(span, image))
+      for (size_t k = 0, n = span.size(); k < n; ++k)
+        span.push_back(span[k] ^ image);
+  for (auto [r, c] : llvm::enumerate(plan.sendRegister)) {
+    Value send = in[c];
+    if (span.size() > 1) {
+      Value idx = LLVM::XOrOp::create(rewriter, loc, sendBase,
+                                      i32Constant(rewriter, loc, c));
+      for (int32_t k : ArrayRef<int32_t>(span).drop_front()) {
+        Value is = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                        idx, i32Constant(rewriter, loc, c ^ k));
+        send = LLVM::SelectOp::create(rewriter, loc, is, in[c ^ k], send);
+      }
+    }
+    Value from = LLVM::XOrOp::create(rewriter, loc, readBase,
+                                     i32Constant(rewriter, loc, plan.readLane[r]));
+    out.push_back(emitShuffle(rewriter, loc, send, NVVM::ShflKind::idx, from));
+  }
+}
+
 // convert_layout: a register permutation when both layouts keep every
-// element in the same thread; otherwise through shared memory, staged in a
+// element in the same thread; warp shuffles when every element stays in
+// its warp (WarpShuffle.h); otherwise through shared memory, staged in a
 // layout chosen for vector accesses without bank conflicts on both sides
 // (SharedStaging.h): every thread writes its elements, a barrier, and every
 // thread reads the elements the new layout gives it. (tritongpu-membar
@@ -198,6 +249,11 @@ struct ConvertLayoutLowering
     if (auto map = remapRegisters(*src, *dst, identity)) {
       for (int32_t r : *map)
         out.push_back(in[r]);
+      rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
+      return success();
+    }
+    if (auto plan = ::tgpu::layout::planWarpShuffle(*src, *dst)) {
+      emitWarpShuffles(rewriter, loc, *plan, in, out);
       rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
       return success();
     }
@@ -609,7 +665,8 @@ int64_t mlir::tgpu::getConvertLayoutScratchBytes(Operation *op) {
     return 0;
   auto *src = &layouts->first, *dst = &layouts->second;
   auto identity = [](ArrayRef<int32_t> c) { return SmallVector<int32_t>(c); };
-  if (remapRegisters(*src, *dst, identity))
+  if (remapRegisters(*src, *dst, identity) ||
+      ::tgpu::layout::planWarpShuffle(*src, *dst))
     return 0;
   return srcType.getNumElements() * memoryElementBytes(srcType);
 }

@@ -9,6 +9,7 @@
 #include "tgpu/Layout/LinearLayout.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -79,6 +80,12 @@ SmallVector<int32_t> layoutCoords(const LinearLayout &layout, StringRef inDim,
 // Bytes of one element of `type` (or of its elements) in memory: pointers 8,
 // i1 1.
 int64_t memoryElementBytes(Type type);
+
+// shfl.sync (full mask) of any scalar: narrower values widened to i32,
+// 64-bit ones in two halves, pointers as integers. `.up` clamps at lane 0,
+// the other kinds at lane 31.
+Value emitShuffle(RewriterBase &rewriter, Location loc, Value v,
+                  NVVM::ShflKind kind, Value laneOrDelta);
 
 // Clones a reduce/scan combine region (arguments: n "first" values, then n
 // "second" values) at the insertion point; returns the values it yields.
