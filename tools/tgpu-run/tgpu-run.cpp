@@ -29,31 +29,34 @@
 using namespace tgpu::cpu;
 namespace cl = llvm::cl;
 
+// --help lists these, not every option the linked LLVM libraries register.
+static cl::OptionCategory runCategory("tgpu-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel file>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(runCategory));
 static cl::opt<std::string> kernelName("kernel",
                                        cl::desc("the tt.func to run (default: "
                                                 "the only public one)"),
-                                       cl::init(""));
+                                       cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> gridOpt("grid", cl::desc("program grid X[,Y[,Z]]"),
-                                    cl::Required);
+                                    cl::Required, cl::cat(runCategory));
 static cl::opt<int> numWarps("num-warps", cl::desc("warps per program"),
-                             cl::init(4));
+                             cl::init(4), cl::cat(runCategory));
 static cl::opt<std::string> dumpDir("dump",
                                     cl::desc("write every buffer argument's "
                                              "final contents to DIR/argK.bin"),
-                                    cl::init(""));
+                                    cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> dumpInputsDir(
     "dump-inputs",
     cl::desc("write every buffer argument's initial contents to "
              "DIR/argK.bin (the inputs another runner, e.g. the GPU, "
              "needs to reproduce this run)"),
-    cl::init(""));
+    cl::init(""), cl::cat(runCategory));
 static cl::opt<uint64_t> stepBudget(
     "step-budget",
     cl::desc("element operations per program (each op costs the elements of "
              "its result, a dot M*N*K) before a run is stopped as runaway"),
-    cl::init(uint64_t(1) << 32));
+    cl::init(uint64_t(1) << 32), cl::cat(runCategory));
 
 namespace {
 
@@ -224,6 +227,7 @@ int main(int argc, char **argv) {
     else
       toolArgs.push_back(argv[i]);
   }
+  cl::HideUnrelatedOptions(runCategory);
   if (!cl::ParseCommandLineOptions(int(toolArgs.size()), toolArgs.data(),
                                    "tgpu CPU reference oracle\n", &llvm::errs()))
     return 1;
