@@ -96,7 +96,7 @@ struct GatherLowering : public ConvertOpToLLVMPattern<tt::GatherOp> {
     if (!resultType)
       return op.emitError("cannot lower ") << dstType;
     Type elem = getTypeConverter()->convertType(srcType.getElementType());
-    Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
+    Type memElem = getSharedMemoryType(elem);
     auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
     Value base = getSharedMemoryBase(rewriter, op);
     ArrayRef<int64_t> shape = srcType.getShape();
@@ -104,9 +104,7 @@ struct GatherLowering : public ConvertOpToLLVMPattern<tt::GatherOp> {
     SmallVector<Value> in = unpackValues(rewriter, loc, adaptor.getSrc());
     for (auto [r, coords] : llvm::enumerate(
              emitIndices(rewriter, loc, *src, info.threadsPerWarp))) {
-      Value v = in[r];
-      if (memElem != elem)
-        v = LLVM::ZExtOp::create(rewriter, loc, memElem, v);
+      Value v = toSharedMemoryValue(rewriter, loc, in[r]);
       Value p = LLVM::GEPOp::create(
           rewriter, loc, ptr3, memElem, base,
           ValueRange{linearize(rewriter, loc, coords, shape)});
@@ -123,10 +121,8 @@ struct GatherLowering : public ConvertOpToLLVMPattern<tt::GatherOp> {
       Value p = LLVM::GEPOp::create(
           rewriter, loc, ptr3, memElem, base,
           ValueRange{linearize(rewriter, loc, at, shape)});
-      Value v = LLVM::LoadOp::create(rewriter, loc, memElem, p);
-      if (memElem != elem)
-        v = LLVM::TruncOp::create(rewriter, loc, elem, v);
-      out.push_back(v);
+      out.push_back(fromSharedMemoryValue(
+          rewriter, loc, LLVM::LoadOp::create(rewriter, loc, memElem, p), elem));
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
     return success();

@@ -53,9 +53,7 @@ emitSharedOffsets(RewriterBase &rewriter, Location loc,
 }
 
 Type memoryType(const TypeConverter *converter, Type elem) {
-  Type t = converter->convertType(elem);
-  // i1 is kept as a byte in memory.
-  return t && t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : t;
+  return getSharedMemoryType(converter->convertType(elem));
 }
 
 // Writes `values` (the registers of `tensorType`) into the buffer at `base`.
@@ -68,12 +66,10 @@ LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
       emitSharedOffsets(rewriter, loc, tensorType, memdesc, threadsPerWarp);
   if (failed(offsets))
     return failure();
-  Type elem = converter->convertType(tensorType.getElementType());
   Type mem = memoryType(converter, tensorType.getElementType());
   auto ptr3 = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
   for (auto [v, off] : llvm::zip_equal(values, *offsets)) {
-    Value stored = mem != elem ? LLVM::ZExtOp::create(rewriter, loc, mem, v)
-                               : v;
+    Value stored = toSharedMemoryValue(rewriter, loc, v);
     Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, mem, base,
                                   ValueRange{off});
     LLVM::StoreOp::create(rewriter, loc, stored, p);
@@ -147,9 +143,7 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
       Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, mem, adaptor.getSrc(),
                                     ValueRange{off});
       Value v = LLVM::LoadOp::create(rewriter, loc, mem, p);
-      values.push_back(mem != elem ? LLVM::TruncOp::create(rewriter, loc, elem,
-                                                           v)
-                                   : v);
+      values.push_back(fromSharedMemoryValue(rewriter, loc, v, elem));
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, values));
     return success();

@@ -354,9 +354,7 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
         return LLVM::GEPOp::create(rewriter, loc, ptr3, memType, region,
                                    ValueRange{slot});
       };
-      auto memTypeOf = [&](Type t) -> Type {
-        return t.isInteger(1) ? Type(rewriter.getI8Type()) : t;
-      };
+      auto memTypeOf = [](Type t) { return getSharedMemoryType(t); };
       // slot = ((block * warpsAlong + warp) * lines + line)
       SmallVector<Value> lineOf;
       for (Group &g : groups) {

@@ -343,3 +343,20 @@ Value mlir::tgpu::emitShuffle(RewriterBase &rewriter, Location loc, Value v,
   return LLVM::BitcastOp::create(rewriter, loc, type, result);
 }
 
+
+Type mlir::tgpu::getSharedMemoryType(Type elem) {
+  return elem && elem.isInteger(1) ? IntegerType::get(elem.getContext(), 8)
+                                   : elem;
+}
+
+Value mlir::tgpu::toSharedMemoryValue(RewriterBase &rewriter, Location loc,
+                                      Value v) {
+  Type mem = getSharedMemoryType(v.getType());
+  return mem == v.getType() ? v : LLVM::ZExtOp::create(rewriter, loc, mem, v);
+}
+
+Value mlir::tgpu::fromSharedMemoryValue(RewriterBase &rewriter, Location loc,
+                                        Value v, Type elem) {
+  return v.getType() == elem ? v
+                             : LLVM::TruncOp::create(rewriter, loc, elem, v);
+}

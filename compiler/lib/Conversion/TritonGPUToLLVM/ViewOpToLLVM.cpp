@@ -258,8 +258,7 @@ struct ConvertLayoutLowering
       return success();
     }
     Type elem = getTypeConverter()->convertType(srcType.getElementType());
-    // i1 is kept as a byte in memory.
-    Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
+    Type memElem = getSharedMemoryType(elem);
     auto staging = ::tgpu::layout::chooseStagingLayout(
         *src, *dst, memoryElementBytes(srcType));
     if (!staging)
@@ -291,9 +290,7 @@ struct ConvertLayoutLowering
     for (size_t r = 0; r < in.size(); r += vec) {
       Value v = vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
       for (int i = 0; i < vec; ++i) {
-        Value x = in[r + i];
-        if (memElem != elem)
-          x = LLVM::ZExtOp::create(rewriter, loc, memElem, x);
+        Value x = toSharedMemoryValue(rewriter, loc, in[r + i]);
         v = vec == 1 ? x
                      : Value(LLVM::InsertElementOp::create(
                            rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
@@ -312,9 +309,7 @@ struct ConvertLayoutLowering
         Value x = vec == 1 ? v
                            : Value(LLVM::ExtractElementOp::create(
                                  rewriter, loc, v, i32Constant(rewriter, loc, i)));
-        if (memElem != elem)
-          x = LLVM::TruncOp::create(rewriter, loc, elem, x);
-        out.push_back(x);
+        out.push_back(fromSharedMemoryValue(rewriter, loc, x, elem));
       }
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
@@ -592,7 +587,7 @@ struct CatLowering : public ConvertOpToLLVMPattern<tt::CatOp> {
       return success();
     }
     Type elem = getTypeConverter()->convertType(srcType.getElementType());
-    Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
+    Type memElem = getSharedMemoryType(elem);
     auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
     Value base = getSharedMemoryBase(rewriter, op);
     ArrayRef<int64_t> shape = srcType.getShape();
@@ -601,9 +596,7 @@ struct CatLowering : public ConvertOpToLLVMPattern<tt::CatOp> {
     for (unsigned k = 0; k < 2; ++k) {
       Value start = i32Constant(rewriter, loc, k * srcType.getNumElements());
       for (auto [r, coords] : llvm::enumerate(srcIdx)) {
-        Value v = in[k][r];
-        if (memElem != elem)
-          v = LLVM::ZExtOp::create(rewriter, loc, memElem, v);
+        Value v = toSharedMemoryValue(rewriter, loc, in[k][r]);
         Value off = LLVM::AddOp::create(
             rewriter, loc, start, linearize(rewriter, loc, coords, shape));
         Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
@@ -619,10 +612,8 @@ struct CatLowering : public ConvertOpToLLVMPattern<tt::CatOp> {
           rewriter, loc, ptr3, memElem, base,
           ValueRange{linearize(rewriter, loc, coords,
                                cast<RankedTensorType>(op.getType()).getShape())});
-      Value v = LLVM::LoadOp::create(rewriter, loc, memElem, p);
-      if (memElem != elem)
-        v = LLVM::TruncOp::create(rewriter, loc, elem, v);
-      out.push_back(v);
+      out.push_back(fromSharedMemoryValue(
+          rewriter, loc, LLVM::LoadOp::create(rewriter, loc, memElem, p), elem));
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
     return success();

@@ -87,6 +87,15 @@ int64_t memoryElementBytes(Type type);
 Value emitShuffle(RewriterBase &rewriter, Location loc, Value v,
                   NVVM::ShflKind kind, Value laneOrDelta);
 
+// How a lowered element type sits in shared memory: i1 as a byte (PTX
+// has no 1-bit accesses), everything else as itself.
+Type getSharedMemoryType(Type elem);
+// `v` as stored in shared memory (i1 widened to i8), and a loaded value
+// back as `elem`.
+Value toSharedMemoryValue(RewriterBase &rewriter, Location loc, Value v);
+Value fromSharedMemoryValue(RewriterBase &rewriter, Location loc, Value v,
+                            Type elem);
+
 // Clones a reduce/scan combine region (arguments: n "first" values, then n
 // "second" values) at the insertion point; returns the values it yields.
 SmallVector<Value> inlineCombineRegion(RewriterBase &rewriter, Block &body,
