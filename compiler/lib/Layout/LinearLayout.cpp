@@ -227,6 +227,12 @@ Expected<LinearLayout> LinearLayout::create(ArrayRef<DimBases> inBases,
     return err("input dimensions have " + llvm::Twine(inBits) +
                " bits in total; at most " + llvm::Twine(kMaxTotalBits) +
                " are supported");
+  // In-dim sizes are int32 (getInDimSize, apply), like the out sizes.
+  for (const DimBases &d : inBases)
+    if (d.second.size() > 30)
+      return err("input dimension '" + d.first + "' has " +
+                 llvm::Twine(d.second.size()) +
+                 " bases; at most 30 (2^30 elements) are supported");
   for (const DimBases &d : inBases)
     l.ins.push_back({internDimName(d.first), int(d.second.size()), 0});
   l.finish();
@@ -505,10 +511,11 @@ int LinearLayout::getNumConsecutiveInOut() const {
   if (ins.empty() || outs.empty())
     return 1;
   // The leading bases of the first in dim that step through the first out
-  // dim one element at a time (and touch no other out dim) ...
+  // dim one element at a time (and touch no other out dim; a step past the
+  // first out dim's size would be the next out dim's bit) ...
   const InDim &d = ins[0];
   int consec = 0;
-  while (consec < d.log2 &&
+  while (consec < d.log2 && consec < outs[0].log2 &&
          bases[d.first + consec] == (uint64_t(1) << (outs[0].offset + consec)))
     ++consec;
   // ... as long as no other basis lands inside that run.
@@ -646,6 +653,18 @@ Expected<LinearLayout> tgpu::layout::operator*(const LinearLayout &inner,
     return err("product has " + llvm::Twine(std::max(inBits, outBits)) +
                " bits in a dimension set; at most " +
                llvm::Twine(kMaxTotalBits) + " are supported");
+  // Sizes are int32 (getInDimSize, getOutDimSize, apply): a stacked dim may
+  // not grow past 2^30.
+  auto tooLarge = [](StringRef name, int log2) {
+    return err("product: dimension '" + name + "' would have 2^" +
+               llvm::Twine(log2) + " elements; at most 2^30 are supported");
+  };
+  for (const auto &d : ins)
+    if (d.log2 > 30)
+      return tooLarge(d.name, d.log2);
+  for (const auto &d : outs)
+    if (d.log2 > 30)
+      return tooLarge(d.name, d.log2);
 
   // Place both operands' out dims in the result's packing: inner's in the
   // low bits of each dim, outer's above them.

@@ -29,6 +29,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <deque>
@@ -1381,6 +1383,18 @@ public:
 
     canonicalizeConverts();
 
+    // To a fixpoint; but rematerialisation and the convert canonicalizations
+    // can undo each other on some layouts and cycle (fuzz_pipeline found a
+    // hang on random #ttg.linear layouts): stop when the IR comes back to a
+    // state it was in before.
+    llvm::DenseSet<llvm::hash_code> seen;
+    auto state = [&] {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      module->print(os, OpPrintingFlags().enableDebugInfo(false));
+      return llvm::hash_value(text);
+    };
+    seen.insert(state());
     bool changed;
     do {
       changed = false;
@@ -1390,7 +1404,7 @@ public:
         remat.cleanup();
       });
       canonicalizeConverts();
-    } while (changed);
+    } while (changed && seen.insert(state()).second);
 
     module.walk([&](tt::FuncOp func) {
       {

@@ -48,8 +48,9 @@ public:
 
   // Builds from bases with the output dims listed in `outDims` (name, size).
   // Fails on a size that is not a power of two, a duplicated name, a basis
-  // with the wrong arity or a coordinate outside its dim, more than
-  // kMaxTotalBits bits, or (when `requireSurjective`) a map that is not onto.
+  // with the wrong arity or a coordinate outside its dim, an input dim with
+  // more than 30 bases, more than kMaxTotalBits bits, or (when
+  // `requireSurjective`) a map that is not onto.
   static llvm::Expected<LinearLayout>
   create(llvm::ArrayRef<DimBases> bases, llvm::ArrayRef<NamedSize> outDims,
          bool requireSurjective);
@@ -155,7 +156,8 @@ public:
 
   // --- Algebra --------------------------------------------------------------
   // Product: ins/outs are the union (this's dims first); dims with the same
-  // name stack, `this` in the low bits of the output.
+  // name stack, `this` in the low bits of the output. Fails when the common
+  // dims come in different orders or a stacked dim would exceed 2^30.
   friend llvm::Expected<LinearLayout> operator*(const LinearLayout &inner,
                                                 const LinearLayout &outer);
   // (outer ∘ this)(x) = outer(this(x)). outer's ins must be this's outs

@@ -9,6 +9,7 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,6 +97,9 @@ public:
     mlir::tgpu::populateMemoryOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateInlineAsmOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populatePrintAssertOpToLLVMPatterns(converter, patterns, info);
+    // floordivsi / ceildivsi have no LLVM lowering of their own: expand them
+    // into divsi, compares and selects first (found by fuzz_pipeline).
+    arith::populateCeilFloorDivExpandOpsPatterns(patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     mlir::tgpu::populateMathOpToLLVMPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);

@@ -192,6 +192,14 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
   // Ops whose layout follows their operand's.
   if (auto reduce = dyn_cast<triton::ReduceOp>(op)) {
     unsigned axis = reduce.getAxis();
+    // Every operand in the first one's layout: the operands of a
+    // multi-operand reduce can come with different ones (an argmax over an
+    // earlier reduction's slice-layout result and a blocked make_range; found
+    // by fuzz_pipeline), and tt.reduce needs one.
+    Attribute first = encodingOf(op->getOperand(0));
+    for (unsigned i = 1; i < op->getNumOperands(); ++i)
+      if (auto t = dyn_cast<RankedTensorType>(op->getOperand(i).getType()))
+        require(op, i, withEncoding(t, first));
     for (auto [i, r] : llvm::enumerate(op->getResults())) {
       auto t = dyn_cast<RankedTensorType>(r.getType());
       if (!t)

@@ -95,3 +95,31 @@ tt.func @loop(%n: i32) -> tensor<64xf32> {
   }
   tt.return %r : tensor<64xf32>
 }
+
+// -----
+
+// A multi-operand reduce whose operands arrive in different layouts (an
+// earlier reduction's slice result and a blocked make_range) gets them all in
+// the first operand's layout (found by fuzz_pipeline).
+// CHECK-LABEL: tt.func @argmax_of_reduced
+tt.func @argmax_of_reduced(%x: tensor<8x16xi32>) -> (i32, i32) {
+  %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tt.reduce.return %s : i32
+  }) : (tensor<8x16xi32>) -> tensor<8xi32>
+  // CHECK: %[[SUM:.*]] = "tt.reduce"
+  // CHECK: -> tensor<8xi32, #ttg.slice<{dim = 1, parent = #[[P:blocked[0-9]*]]}>>
+  // CHECK: %[[IDX:.*]] = tt.make_range {{.*}} : tensor<8xi32, #[[B:blocked[0-9]*]]>
+  // CHECK: %[[CVT:.*]] = ttg.convert_layout %[[IDX]] : tensor<8xi32, #[[B]]> -> tensor<8xi32, #ttg.slice<{dim = 1, parent = #[[P]]}>>
+  // CHECK: "tt.reduce"(%[[SUM]], %[[CVT]]) <{axis = 0 : i32}>
+  %i8 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %v, %i = "tt.reduce"(%sum, %i8) <{axis = 0 : i32}> ({
+  ^bb0(%va: i32, %ia: i32, %vb: i32, %ib: i32):
+    %gt = arith.cmpi sgt, %va, %vb : i32
+    %vv = arith.select %gt, %va, %vb : i32
+    %ii = arith.select %gt, %ia, %ib : i32
+    tt.reduce.return %vv, %ii : i32, i32
+  }) : (tensor<8xi32>, tensor<8xi32>) -> (i32, i32)
+  tt.return %v, %i : i32, i32
+}

@@ -2,6 +2,7 @@
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Support/PlantedBugs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -168,8 +169,17 @@ struct FoldConvertIntoProducer : public OpRewritePattern<ConvertLayoutOp> {
       auto splat = dyn_cast<SplatElementsAttr>(cst.getValue());
       if (!splat)
         return failure();
+      Attribute value = splat.getSplatValue<Attribute>();
+      // The planted bug (TGPU_PLANTED_BUG=cvt-constant-fold): keeps only the
+      // low 16 bits of a wide integer splat.
+      if (auto intValue = dyn_cast<IntegerAttr>(value);
+          intValue && ::tgpu::isPlantedBugEnabled("cvt-constant-fold") &&
+          intValue.getValue().getBitWidth() > 16) {
+        llvm::APInt v = intValue.getValue();
+        value = IntegerAttr::get(intValue.getType(), v.trunc(16).zext(v.getBitWidth()));
+      }
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          op, SplatElementsAttr::get(cast<ShapedType>(type), splat.getSplatValue<Attribute>()));
+          op, SplatElementsAttr::get(cast<ShapedType>(type), value));
       return success();
     }
     return failure();

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Continuous fuzzing: builds the libFuzzer targets (ASan + UBSan, build-fuzz/),
+# runs each in fork mode on its corpus, merges new units back into
+# corpus/<target>/, deduplicates findings by signature and writes new ones to
+# corpus/regressions/<target>/ (never deleting a file), prints a live progress
+# line and a final table, and exits 1 when a new finding appeared.
+#
+#   ci/fuzz.sh [--budget SECONDS] [--jobs N] [--targets a,b] [--no-merge]
+#
+# --budget is per target (default 60). --jobs is libFuzzer's -fork (default:
+# the core count). TGPU_FUZZ_BUILD_DIR sets the build folder, TGPU_FUZZ_OUT
+# where logs and crash artifacts go (default build-fuzz/campaign).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+BUDGET=60
+JOBS=$(nproc)
+TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline"
+MERGE=1
+while (($#)); do
+  case "$1" in
+    --budget) BUDGET=$2; shift 2 ;;
+    --budget=*) BUDGET=${1#*=}; shift ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    --jobs=*) JOBS=${1#*=}; shift ;;
+    --targets) TARGETS=$2; shift 2 ;;
+    --targets=*) TARGETS=${1#*=}; shift ;;
+    --no-merge) MERGE=0; shift ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    *) echo "ci/fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ "$BUDGET" =~ ^[0-9]+$ && "$BUDGET" -ge 1 ]] || { echo "ci/fuzz.sh: --budget needs a positive number of seconds" >&2; exit 2; }
+[[ "$JOBS" =~ ^[0-9]+$ && "$JOBS" -ge 1 ]] || { echo "ci/fuzz.sh: --jobs needs a positive count" >&2; exit 2; }
+
+CLANG=/usr/bin/clang++-22
+if [ ! -x "$CLANG" ] || [ ! -f "$(ls /usr/lib/llvm-22/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -1)" ]; then
+  echo "ci/fuzz.sh: needs clang-22 with libFuzzer (clang-22, libclang-rt-22-dev); run ci/setup.sh" >&2
+  exit 2
+fi
+
+BUILD=${TGPU_FUZZ_BUILD_DIR:-build-fuzz}
+OUT=${TGPU_FUZZ_OUT:-$BUILD/campaign}
+IFS=',' read -r -a TARGET_LIST <<< "$TARGETS"
+for t in "${TARGET_LIST[@]}"; do
+  case "$t" in
+    fuzz_ttir_parser|fuzz_layout_attr|fuzz_linear_layout|fuzz_pipeline) ;;
+    *) echo "ci/fuzz.sh: unknown target '$t'" >&2; exit 2 ;;
+  esac
+done
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  cmake -G Ninja -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTGPU_ENABLE_FUZZERS=ON -DCMAKE_C_COMPILER=/usr/bin/clang-22 \
+    -DCMAKE_CXX_COMPILER="$CLANG" > "$BUILD.configure.log" 2>&1 ||
+    { cat "$BUILD.configure.log"; exit 1; }
+fi
+echo "ci/fuzz.sh: building ${TARGET_LIST[*]} in $BUILD"
+cmake --build "$BUILD" --target "${TARGET_LIST[@]}" tgpu-gen tgpu-repro -- -j"${TGPU_JOBS:-$(nproc)}" > "$BUILD/fuzz-build.log" 2>&1 ||
+  { tail -40 "$BUILD/fuzz-build.log"; exit 1; }
+
+# Leaks: the targets keep one MLIR context per process on purpose.
+# Container-overflow: libLLVM/libMLIR are not instrumented, and their inline
+# std::vector code would give false reports.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:detect_container_overflow=0:abort_on_error=1:symbolize=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+mkdir -p "$OUT"
+NEW_TOTAL=0
+declare -a ROWS
+
+# The signature of a crash input: the tgpu finding line, else the first
+# three frames of our code in the sanitizer's stack, else the report title.
+signature_of() { # target input -> "kind<TAB>signature"
+  local target=$1 input=$2 log
+  log=$(timeout 120 "$BUILD/bin/$target" "$input" 2>&1 || true)
+  if grep -q '==tgpu-finding==' <<< "$log"; then
+    grep -m1 '==tgpu-finding==' <<< "$log" |
+      sed -E 's/.*kind=([^ ]*) signature=(.*)/\1\t\2/'
+    return
+  fi
+  local title frames
+  title=$(grep -m1 -oE 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer): [a-zA-Z-]+|runtime error: [^0-9]*' <<< "$log" || true)
+  frames=$(grep -E '^ *#[0-9]+ 0x[0-9a-f]+ in ' <<< "$log" |
+    grep -vE 'in (__sanitizer|__asan|__ubsan|fuzzer::|std::|abort|raise|__libc|__GI_|gsignal|llvm::sys::|SignalHandler|LLVMFuzzerTestOneInput)' |
+    head -3 | sed -E 's/.* in ([^ (]+).*/\1/' | paste -sd'|' - || true)
+  [ -z "$title" ] && title="crash"
+  printf 'crash\t%s %s\n' "$(sed 's/ERROR: //' <<< "$title")" "$frames"
+}
+
+# Writes a regression file unless one with this signature exists. For
+# fuzz_pipeline the program is kept as TTIR or TTGIR text when that
+# reproduces (readable, and stable when the generator changes).
+record_finding() { # target input kind signature -> 0 new / 1 known
+  local target=$1 input=$2 kind=$3 sig=$4 dir="corpus/regressions/$1"
+  mkdir -p "$dir"
+  if grep -rqsF "signature=$sig" "$dir" 2>/dev/null; then return 1; fi
+  local hash name
+  hash=$(printf '%s' "$sig" | sha1sum | cut -c1-10)
+  name="$dir/$kind-$hash"
+  if [ "$target" = fuzz_pipeline ]; then
+    local tmp; tmp=$(mktemp -d)
+    "$BUILD/bin/tgpu-gen" --from-bytes "$input" -o "$tmp" --ttgir > /dev/null 2>&1 || true
+    local stem; stem=$(basename "$input")
+    for k in ttir ttgir; do
+      if [ -f "$tmp/$stem.$k" ] && ! "$BUILD/bin/tgpu-repro" --quiet --input "$k" \
+            --target fuzz_pipeline "$tmp/$stem.$k" > /dev/null 2>&1; then
+        { printf '// tgpu-regression: target=%s kind=%s input=%s signature=%s\n' "$target" "$kind" "$k" "$sig"
+          cat "$tmp/$stem.$k"; } > "$name.$k"
+        rm -rf "$tmp"
+        echo "$name.$k"
+        return 0
+      fi
+    done
+    rm -rf "$tmp"
+  fi
+  { printf '// tgpu-regression: target=%s kind=%s input=bytes signature=%s\n' "$target" "$kind" "$sig"
+    cat "$input"; } > "$name"
+  echo "$name"
+  return 0
+}
+
+for t in "${TARGET_LIST[@]}"; do
+  work="$OUT/$t"
+  mkdir -p "$work/new-corpus" "$work/artifacts" "corpus/$t"
+  dict=""
+  [ -f "fuzz/dicts/$t.dict" ] && dict="-dict=fuzz/dicts/$t.dict"
+  log="$work/fuzz.log"
+  start=$(date +%s)
+  # Fork mode keeps going past crashes; each is saved under artifacts/.
+  ( "$BUILD/bin/$t" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+      -max_total_time="$BUDGET" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="$work/artifacts/" $dict "$work/new-corpus" "corpus/$t" \
+      > "$log" 2>&1 ) &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    line=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
+    execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<< "$line")
+    cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<< "$line")
+    crashes=$(ls "$work/artifacts" 2>/dev/null | wc -l)
+    printf '\r[%s] %4ss  execs %-9s cov %-6s crashes %-3s' "$t" "$(( $(date +%s) - start ))" "${execs:-0}" "${cov:-?}" "$crashes"
+  done
+  wait "$pid" || true
+  elapsed=$(( $(date +%s) - start ))
+  printf '\n'
+  line=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
+  execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<< "$line"); execs=${execs:-0}
+  cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<< "$line"); cov=${cov:-?}
+
+  if [ "$MERGE" = 1 ] && [ -n "$(ls "$work/new-corpus" 2>/dev/null)" ]; then
+    "$BUILD/bin/$t" -merge=1 -timeout=30 "corpus/$t" "$work/new-corpus" > "$work/merge.log" 2>&1 || true
+  fi
+  corpus=$(ls "corpus/$t" | wc -l)
+
+  new=0
+  for a in "$work"/artifacts/*; do
+    [ -f "$a" ] || continue
+    IFS=$'\t' read -r kind sig < <(signature_of "$t" "$a")
+    [ -z "${sig:-}" ] && continue
+    if file=$(record_finding "$t" "$a" "${kind:-crash}" "$sig"); then
+      echo "  NEW $t: ${kind:-crash}: $sig -> $file"
+      new=$((new + 1))
+    fi
+  done
+  NEW_TOTAL=$((NEW_TOTAL + new))
+  rate=$(( elapsed > 0 ? execs / elapsed : execs ))
+  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %6s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$new")")
+done
+
+printf '\n%-20s %8s %10s %10s %8s %8s %6s\n' target time execs execs/s cov corpus new
+for r in "${ROWS[@]}"; do echo "$r"; done
+echo "(fork mode with $JOBS jobs; execs/s counts all jobs)"
+if [ "$NEW_TOTAL" -gt 0 ]; then
+  echo "ci/fuzz.sh: $NEW_TOTAL new finding(s) written to corpus/regressions/"
+  exit 1
+fi

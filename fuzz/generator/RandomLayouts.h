@@ -1,0 +1,91 @@
+// Random ttg layout attributes, steered by a ByteSource.
+//
+// randomDistributedLayout makes a layout the compiler must accept for a given
+// tensor (the program generator puts them on tensors); randomLayoutAttrText
+// makes the text of any layout attribute, valid or deliberately broken, for
+// the layout fuzzer, which checks that the dialect accepts exactly the valid
+// ones.
+#ifndef TGPU_FUZZ_GENERATOR_RANDOMLAYOUTS_H
+#define TGPU_FUZZ_GENERATOR_RANDOMLAYOUTS_H
+
+#include "ByteSource.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <string>
+
+namespace tgpu::gen {
+
+// A random distributed layout attribute valid for a tensor of `shape` with
+// `numWarps` warps of 32 lanes and one CTA (it passes the dialect verifier
+// with ttg.num-warps = numWarps, ttg.threads-per-warp = 32, ttg.num-ctas = 1,
+// and toLinearLayout for `shape`):
+//   - #ttg.blocked with random sizePerThread / threadsPerWarp / warpsPerCTA /
+//     order, tiles both smaller and larger than the shape;
+//   - #ttg.slice of a blocked parent of rank + 1 (rank <= 3);
+//   - #ttg.linear: the tensor's index bits given to random register / lane /
+//     warp bits, zero bases for the spare hardware bits, then random XOR
+//     mixing of bases (which keeps every element covered);
+//   - #ttg.nvidia_mma v2 when `allowMma`, the shape is 2-D and holds at least
+//     one 16 x 8 tile.
+// Returns a null attribute when no layout fits: rank 0, a dim that is not a
+// power of two (or above 2^30), or `numWarps` not a power of two.
+mlir::Attribute randomDistributedLayout(ByteSource &src, mlir::MLIRContext *ctx,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        unsigned numWarps, bool allowMma = false);
+
+// What randomLayoutAttrText made.
+enum class LayoutKind {
+  Blocked,
+  Slice,
+  Linear,
+  NvidiaMma,
+  DotOperand,
+  SwizzledShared,
+  NVMMAShared,
+  SharedLinear,
+  Other, // not a ttg layout at all (a builtin attribute, garbage)
+};
+
+struct LayoutText {
+  std::string text;
+  LayoutKind kind = LayoutKind::Other;
+  // Broken on purpose: every correct reader (parser, attribute verifier,
+  // tensor-type verifier, module verifier with the counts below, or
+  // toLinearLayout for the shape) must reject it. `defect` says how.
+  bool isMalformed = false;
+  // Randomly edited text: may or may not be valid; no expectation.
+  bool isGarbled = false;
+  std::string defect;
+  // The module counts the layout is made for (ttg.num-ctas may be > 1 for a
+  // layout with a CGALayout).
+  unsigned numWarps = 4, threadsPerWarp = 32, numCTAs = 1;
+};
+
+// The text of a random layout attribute for a tensor of `shape` (powers of
+// two) and `numWarps` warps of 32 lanes: valid, or with `wantMalformed` (most
+// of the time) broken in one known way (wrong ranks, sizes that are not
+// powers of two, products that differ from the warp / lane counts, bad order
+// permutations, missing or unknown fields, out-of-range dims and bases,
+// truncation) or garbled. Covers every ttg layout: blocked (with CGA and
+// legacy CTA fields), slice, linear, nvidia_mma v2/v3, dot_op, swizzled_shared,
+// nvmma_shared and shared_linear.
+LayoutText randomLayoutAttrText(ByteSource &src, llvm::ArrayRef<int64_t> shape,
+                                unsigned numWarps, bool wantMalformed);
+
+// The same, as text plus a flag.
+inline std::string randomLayoutAttrText(ByteSource &src,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        unsigned numWarps, bool wantMalformed,
+                                        bool &isMalformed) {
+  LayoutText t = randomLayoutAttrText(src, shape, numWarps, wantMalformed);
+  isMalformed = t.isMalformed;
+  return t.text;
+}
+
+} // namespace tgpu::gen
+
+#endif

@@ -1,0 +1,119 @@
+#include "FuzzTarget.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
+
+namespace tgpu::fuzz {
+
+std::optional<RegressionHeader> parseRegressionFile(llvm::StringRef file,
+                                                    llvm::StringRef &payload) {
+  payload = file;
+  if (!file.starts_with(kRegressionPrefix))
+    return std::nullopt;
+  auto [line, rest] = file.split('\n');
+  payload = rest;
+  RegressionHeader header;
+  llvm::StringRef fields = line.drop_front(kRegressionPrefix.size()).trim();
+  // key=value pairs; the signature is last and runs to the end of the line.
+  while (!fields.empty()) {
+    auto [pair, tail] = fields.split(' ');
+    auto [key, value] = pair.split('=');
+    if (key == "signature") {
+      header.signature = fields.drop_front(key.size() + 1).trim().str();
+      break;
+    }
+    if (key == "target")
+      header.target = value.str();
+    else if (key == "kind")
+      header.kind = value.str();
+    else if (key == "input")
+      header.input = value.str();
+    fields = tail.ltrim();
+  }
+  if (header.input.empty())
+    header.input = "bytes";
+  return header;
+}
+
+std::string formatRegressionHeader(const RegressionHeader &header) {
+  std::string s = kRegressionPrefix.str();
+  s += " target=" + header.target + " kind=" + header.kind +
+       " input=" + (header.input.empty() ? "bytes" : header.input) +
+       " signature=" + header.signature;
+  return s;
+}
+
+std::string normalizeSignature(llvm::StringRef text, size_t maxLength) {
+  std::string out;
+  size_t i = 0, n = text.size();
+  while (i < n && out.size() < maxLength) {
+    char c = text[i];
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      ++i;
+      continue;
+    }
+    // SSA names (%x, %12, %arg3) and symbol names vary between programs.
+    if ((c == '%' || c == '^') && i + 1 < n &&
+        (std::isalnum((unsigned char)text[i + 1]) || text[i + 1] == '_')) {
+      out += c;
+      out += 'N';
+      ++i;
+      while (i < n && (std::isalnum((unsigned char)text[i]) || text[i] == '_' ||
+                       text[i] == '#'))
+        ++i;
+      continue;
+    }
+    if (std::isdigit((unsigned char)c)) {
+      // Keep digits that are part of identifiers or types (f32, i64, sm_90,
+      // dim0), blank free-standing numbers.
+      bool inWord = !out.empty() &&
+                    (std::isalpha((unsigned char)out.back()) || out.back() == '_');
+      if (inWord) {
+        while (i < n && std::isdigit((unsigned char)text[i]))
+          out += text[i++];
+        continue;
+      }
+      out += 'N';
+      while (i < n && (std::isdigit((unsigned char)text[i]) || text[i] == '.' ||
+                       text[i] == 'x' || text[i] == 'e' || text[i] == '-'))
+        ++i;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  // Collapse runs of spaces.
+  std::string collapsed;
+  for (char c : out)
+    if (!(c == ' ' && !collapsed.empty() && collapsed.back() == ' '))
+      collapsed += c;
+  return llvm::StringRef(collapsed).trim().str();
+}
+
+std::optional<Finding> runPayload(const TargetInfo &target,
+                                  llvm::StringRef inputKind,
+                                  llvm::StringRef payload) {
+  if (inputKind.empty() || inputKind == "bytes")
+    return target.run(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  if (!target.runText)
+    return Finding{"bad-reproducer", "input kind",
+                   std::string(target.name) + " takes bytes, not input=" +
+                       inputKind.str()};
+  return target.runText(inputKind, payload);
+}
+
+void printFinding(llvm::StringRef target, const Finding &finding) {
+  llvm::errs() << "==tgpu-finding== target=" << target
+               << " kind=" << finding.kind
+               << " signature=" << finding.signature << "\n"
+               << finding.message;
+  if (!llvm::StringRef(finding.message).ends_with("\n"))
+    llvm::errs() << "\n";
+  llvm::errs().flush();
+}
+
+} // namespace tgpu::fuzz

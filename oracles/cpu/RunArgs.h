@@ -1,0 +1,44 @@
+// Kernel arguments and launches in tgpu-run's syntax, shared by tgpu-run,
+// the program generator, the fuzz targets and tgpu-repro:
+//   i32=5  f32=1e-5  ptr:f32=zeros:N  ptr:i32=rand:N[:SEED]  ptr:f16=iota:N
+//   ptr:f32=@FILE
+// and a launch "--grid X[,Y[,Z]] [--num-warps N] -- ARG...".
+#ifndef TGPU_ORACLES_CPU_RUNARGS_H
+#define TGPU_ORACLES_CPU_RUNARGS_H
+
+#include "Interpreter.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace tgpu::cpu {
+
+// Parses one ARG; `index` (the argument's position) seeds random buffers
+// that name no seed. False with `why` on bad text.
+bool parseKernelArg(llvm::StringRef text, size_t index, KernelArg &arg,
+                    std::string &why);
+
+// "X[,Y[,Z]]", each a positive count.
+bool parseGrid(llvm::StringRef text, std::array<int64_t, 3> &grid,
+               std::string &why);
+
+// A whole launch: grid, warps and the argument texts.
+struct LaunchSpec {
+  std::array<int64_t, 3> grid{1, 1, 1};
+  int numWarps = 4;
+  std::vector<std::string> args;
+
+  // "--grid 2,1 --num-warps 4 -- ptr:f32=rand:64 i32=3" (grid trailing ones
+  // and the default warps left out).
+  std::string str() const;
+  static bool parse(llvm::StringRef text, LaunchSpec &spec, std::string &why);
+  // The arguments, parsed (buffers filled).
+  bool makeArgs(std::vector<KernelArg> &out, std::string &why) const;
+};
+
+} // namespace tgpu::cpu
+
+#endif

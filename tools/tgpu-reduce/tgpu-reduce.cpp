@@ -1,0 +1,279 @@
+// tgpu-reduce: minimizes a TTIR/TTGIR reproducer with MLIR's reduction
+// library (mlirReduceMain over tgpu's dialects).
+//
+//   tgpu-reduce FILE -o OUT [--target NAME] [--input ttir|ttgir]
+//       Reruns FILE's finding, then reduces it with the reduction-tree pass;
+//       a candidate is kept when `tgpu-repro --expect` says it still shows
+//       the same finding (kind and signature). OUT gets the regression
+//       header back.
+//   tgpu-reduce --mlir-reduce [mlir-reduce options] FILE
+//       mlir-reduce itself, with tgpu's dialects, for custom strategies.
+//
+// Byte inputs (the layout and linear-layout targets) are minimized by
+// libFuzzer itself: `fuzz_X -minimize_crash=1 -runs=N FILE`.
+#include "FuzzTarget.h"
+#include "Targets.h"
+
+#include "tgpu/InitAllDialects.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Tools/mlir-reduce/MlirReduceMain.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace tgpu::fuzz;
+
+static int fail(const llvm::Twine &msg) {
+  llvm::errs() << "tgpu-reduce: " << msg << "\n";
+  return 1;
+}
+
+static int usage() {
+  llvm::errs() << "usage: tgpu-reduce FILE -o OUT [--target NAME] [--input ttir|ttgir]\n"
+                  "       tgpu-reduce --mlir-reduce [mlir-reduce options] FILE\n";
+  return 1;
+}
+
+static int runMlirReduce(std::vector<std::string> args) {
+  mlir::DialectRegistry registry;
+  mlir::tgpu::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return mlir::failed(mlir::mlirReduceMain(int(args.size()), argv.data(), context));
+}
+
+// After mlir-reduce: delete single ops whose results are unused (stores,
+// atomics, dead values), last first, keeping each deletion that still shows
+// the same finding; sweep until nothing more goes. The reduction tree
+// removes large chunks fast but leaves such ops when they sit in ranges it
+// never tries alone.
+static std::string deleteOpsGreedily(const std::string &text,
+                                     const TargetInfo &target,
+                                     llvm::StringRef input,
+                                     const Finding &want) {
+  mlir::DialectRegistry registry;
+  mlir::tgpu::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) {
+    return mlir::success();
+  });
+  auto same = [&](llvm::StringRef candidate) {
+    std::optional<Finding> f = runPayload(target, input, candidate);
+    return f && f->kind == want.kind && f->signature == want.signature;
+  };
+  std::string best = text;
+  for (bool changed = true; changed;) {
+    changed = false;
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(best, &context);
+    if (!module)
+      return best;
+    // Candidates by walk position, so a clone can find the same op.
+    std::vector<unsigned> positions;
+    unsigned pos = 0;
+    module->walk([&](mlir::Operation *op) {
+      if (op->use_empty() && !op->hasTrait<mlir::OpTrait::IsTerminator>() &&
+          !mlir::isa<mlir::ModuleOp>(op) && !op->hasTrait<mlir::OpTrait::SymbolTable>() &&
+          !mlir::isa<mlir::SymbolOpInterface>(op))
+        positions.push_back(pos);
+      ++pos;
+    });
+    for (auto it = positions.rbegin(); it != positions.rend(); ++it) {
+      mlir::OwningOpRef<mlir::ModuleOp> copy = module->clone();
+      mlir::Operation *victim = nullptr;
+      unsigned at = 0;
+      copy->walk([&](mlir::Operation *op) {
+        if (at++ == *it)
+          victim = op;
+      });
+      if (!victim)
+        continue;
+      victim->erase();
+      if (mlir::failed(mlir::verify(*copy)))
+        continue;
+      std::string candidate;
+      llvm::raw_string_ostream os(candidate);
+      copy->print(os);
+      if (candidate.size() < best.size() && same(candidate)) {
+        best = candidate;
+        changed = true;
+        break; // positions moved: collect them again
+      }
+    }
+  }
+  return best;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], "--mlir-reduce") == 0) {
+    std::vector<std::string> args = {argv[0]};
+    for (int i = 2; i < argc; ++i)
+      args.push_back(argv[i]);
+    return runMlirReduce(args);
+  }
+
+  std::string file, out, targetName, input;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    auto value = [&](llvm::StringRef flag, std::string &dst) {
+      if (a == flag && i + 1 < argc) {
+        dst = argv[++i];
+        return true;
+      }
+      if (a.consume_front(flag) && a.consume_front("=")) {
+        dst = a.str();
+        return true;
+      }
+      return false;
+    };
+    if (a == "--help" || a == "-h")
+      return usage();
+    if (value("-o", out) || value("--target", targetName) || value("--input", input))
+      continue;
+    if (a.starts_with("-"))
+      return fail("unknown option '" + a + "'");
+    if (!file.empty())
+      return fail("more than one input file");
+    file = a.str();
+  }
+  if (file.empty() || out.empty())
+    return usage();
+
+  auto buffer = llvm::MemoryBuffer::getFile(file);
+  if (!buffer)
+    return fail("cannot read '" + file + "': " + buffer.getError().message());
+  llvm::StringRef payload;
+  std::optional<RegressionHeader> header =
+      parseRegressionFile((*buffer)->getBuffer(), payload);
+  if (header) {
+    if (targetName.empty())
+      targetName = header->target;
+    if (input.empty())
+      input = header->input;
+  }
+  llvm::StringRef ext = llvm::sys::path::extension(file);
+  if (input.empty() && (ext == ".ttir" || ext == ".ttgir"))
+    input = ext.drop_front().str();
+  if (targetName.empty())
+    targetName = "fuzz_pipeline";
+  if (input != "ttir" && input != "ttgir")
+    return fail("'" + file + "' is not a TTIR/TTGIR reproducer (input=" +
+                (input.empty() ? std::string("?") : input) +
+                "); minimize byte inputs with libFuzzer's -minimize_crash=1");
+  const TargetInfo *target = findTarget(targetName);
+  if (!target)
+    return fail("unknown target '" + targetName + "'");
+
+  std::optional<Finding> finding = runPayload(*target, input, payload);
+  if (!finding)
+    return fail("'" + file + "' does not reproduce: nothing to reduce");
+  llvm::errs() << "tgpu-reduce: reducing " << finding->kind << ": "
+               << finding->signature << "\n";
+
+  // The candidate files mlir-reduce writes and tgpu-repro reads.
+  llvm::SmallString<128> expectPath, inputPath;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tgpu-reduce", "expect", fd, expectPath))
+    return fail("cannot make a temporary file: " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << finding->kind << "\n" << finding->signature << "\n";
+  }
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tgpu-reduce", "mlir", fd, inputPath))
+    return fail("cannot make a temporary file: " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << payload;
+  }
+
+  std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&usage);
+  llvm::SmallString<128> logPath;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tgpu-reduce", "log", logPath))
+    return fail("cannot make a temporary file: " + ec.message());
+  llvm::SmallString<256> repro(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(repro, "tgpu-repro");
+  if (!llvm::sys::fs::can_execute(repro))
+    return fail("cannot find tgpu-repro beside tgpu-reduce ('" + repro + "')");
+
+  std::string testArgs = "--target=" + targetName + ",--input=" + input +
+                         ",--expect=" + expectPath.str().str() + ",--quiet";
+  // One reduction-tree run removes what it can in one sweep; deleting a
+  // user can make its producers removable, so sweep again while it shrinks.
+  std::string current = payload.str();
+  for (int round = 0; round < 8; ++round) {
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(inputPath, ec);
+      if (ec)
+        return fail("cannot write '" + inputPath + "': " + ec.message());
+      os << current;
+    }
+    // mlir-reduce parses the process's command line once: each round is a
+    // child process. Its stderr holds the rejected candidates' verifier
+    // errors, shown only if the round fails.
+    std::string pipeline = "--reduction-tree=traversal-mode=0 test=" +
+                           repro.str().str() + " test-arg=" + testArgs;
+    llvm::SmallVector<llvm::StringRef> args = {self, "--mlir-reduce", inputPath,
+                                               "-o", out, pipeline};
+    std::optional<llvm::StringRef> redirects[] = {std::nullopt, std::nullopt,
+                                                  llvm::StringRef(logPath)};
+    std::string err;
+    int rc = llvm::sys::ExecuteAndWait(self, args, std::nullopt, redirects, 0, 0, &err);
+    if (rc != 0) {
+      auto log = llvm::MemoryBuffer::getFile(logPath);
+      llvm::errs() << (log ? (*log)->getBuffer() : llvm::StringRef(err));
+      llvm::sys::fs::remove(expectPath);
+      llvm::sys::fs::remove(inputPath);
+      llvm::sys::fs::remove(logPath);
+      return fail("mlir-reduce failed (status " + llvm::Twine(rc) + ")");
+    }
+    auto next = llvm::MemoryBuffer::getFile(out);
+    if (!next)
+      return fail("cannot read '" + out + "': " + next.getError().message());
+    std::string text = (*next)->getBuffer().str();
+    bool shrank = text.size() < current.size();
+    llvm::errs() << "tgpu-reduce: round " << round + 1 << ": " << current.size()
+                 << " -> " << text.size() << " bytes\n";
+    if (shrank || round == 0)
+      current = std::move(text);
+    if (!shrank)
+      break;
+  }
+  llvm::sys::fs::remove(expectPath);
+  llvm::sys::fs::remove(inputPath);
+  llvm::sys::fs::remove(logPath);
+  size_t before = current.size();
+  current = deleteOpsGreedily(current, *target, input, *finding);
+  llvm::errs() << "tgpu-reduce: single-op deletions: " << before << " -> "
+               << current.size() << " bytes\n";
+  auto reduced = llvm::MemoryBuffer::getMemBufferCopy(current);
+  RegressionHeader h{targetName, finding->kind, input, finding->signature};
+  std::string text = formatRegressionHeader(h) + "\n" + reduced->getBuffer().str();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(out, ec);
+  if (ec)
+    return fail("cannot write '" + out + "': " + ec.message());
+  os << text;
+  llvm::errs() << "tgpu-reduce: " << payload.size() << " -> "
+               << reduced->getBuffer().size() << " bytes in '" << out << "'\n";
+  return 0;
+}

@@ -1,0 +1,126 @@
+// tgpu-repro: reruns a fuzz finding outside the fuzzer.
+//
+//   tgpu-repro FILE [--target NAME] [--input bytes|ttir|ttgir]
+//              [--expect FILE]
+//   tgpu-repro --list
+//
+// The target and input kind come from the file's regression header
+// (corpus/regressions/<target>/...), else from the options, else from the
+// extension (.ttir / .ttgir: fuzz_pipeline). Prints the finding (the
+// diagnostic, or the first differing buffer element with both values) and
+// exits 1 while it reproduces, 0 when it does not; a crash is a crash (a
+// nonzero status and LLVM's stack trace). With --expect, only a finding of
+// the kind and signature written in that file (two lines) counts: what
+// tgpu-reduce asks of every reduced candidate, so it never slips to a
+// different bug.
+#include "FuzzTarget.h"
+#include "Targets.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+using namespace tgpu::fuzz;
+
+static cl::OptionCategory reproCategory("tgpu-repro options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<reproducer>"),
+                                      cl::init(""), cl::cat(reproCategory));
+static cl::opt<std::string> targetOpt("target",
+                                      cl::desc("the fuzz target (default: from "
+                                               "the file's header)"),
+                                      cl::init(""), cl::cat(reproCategory));
+static cl::opt<std::string> inputOpt("input",
+                                     cl::desc("input kind: bytes, ttir or ttgir "
+                                              "(default: from the header or "
+                                              "the extension)"),
+                                     cl::init(""), cl::cat(reproCategory));
+static cl::opt<std::string> expectFile("expect",
+                                       cl::desc("only this finding counts: a file "
+                                                "holding its kind and signature, "
+                                                "one per line"),
+                                       cl::init(""), cl::cat(reproCategory));
+static cl::opt<bool> listTargets("list", cl::desc("list the targets"),
+                                 cl::cat(reproCategory));
+static cl::opt<bool> quiet("quiet", cl::desc("print nothing but errors"),
+                           cl::cat(reproCategory));
+
+static int fail(const llvm::Twine &msg) {
+  llvm::errs() << "tgpu-repro: " << msg << "\n";
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(reproCategory);
+  if (!cl::ParseCommandLineOptions(argc, argv, "rerun a fuzz finding\n",
+                                   &llvm::errs()))
+    return 2;
+  if (listTargets) {
+    for (const TargetInfo *t : allTargets())
+      llvm::outs() << t->name << "  " << t->description << "\n";
+    return 0;
+  }
+  if (inputFile.empty())
+    return fail("no reproducer given (see --help)");
+  auto buffer = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/false);
+  if (!buffer)
+    return fail("cannot read '" + inputFile + "': " + buffer.getError().message());
+
+  llvm::StringRef payload;
+  std::optional<RegressionHeader> header =
+      parseRegressionFile((*buffer)->getBuffer(), payload);
+  std::string targetName = targetOpt, input = inputOpt;
+  if (header) {
+    if (targetName.empty())
+      targetName = header->target;
+    if (input.empty())
+      input = header->input;
+  }
+  llvm::StringRef ext = llvm::sys::path::extension(inputFile);
+  if (input.empty() && (ext == ".ttir" || ext == ".ttgir"))
+    input = ext.drop_front().str();
+  if (targetName.empty() && (input == "ttir" || input == "ttgir"))
+    targetName = "fuzz_pipeline";
+  if (targetName.empty())
+    return fail("cannot tell the target of '" + inputFile +
+                "' (no regression header, no .ttir/.ttgir extension): pass "
+                "--target (one of --list)");
+  if (input.empty())
+    input = "bytes";
+  const TargetInfo *target = findTarget(targetName);
+  if (!target)
+    return fail("unknown target '" + targetName + "' (see --list)");
+  if (input != "bytes" && input != "ttir" && input != "ttgir")
+    return fail("--input must be bytes, ttir or ttgir, not '" + input + "'");
+
+  std::string wantKind, wantSignature;
+  if (!expectFile.empty()) {
+    auto expect = llvm::MemoryBuffer::getFile(expectFile);
+    if (!expect)
+      return fail("cannot read '" + expectFile + "': " + expect.getError().message());
+    auto [kind, rest] = (*expect)->getBuffer().split('\n');
+    wantKind = kind.trim().str();
+    wantSignature = rest.split('\n').first.trim().str();
+  }
+
+  std::optional<Finding> finding = runPayload(*target, input, payload);
+  if (!finding) {
+    if (!quiet)
+      llvm::outs() << "tgpu-repro: " << inputFile << " does not reproduce ("
+                   << target->name << ", input=" << input << ")\n";
+    return 0;
+  }
+  if (!expectFile.empty() &&
+      (finding->kind != wantKind || finding->signature != wantSignature)) {
+    if (!quiet)
+      llvm::outs() << "tgpu-repro: a different finding (" << finding->kind
+                   << ": " << finding->signature << ")\n";
+    return 0;
+  }
+  if (!quiet)
+    printFinding(target->name, *finding);
+  return 1;
+}
