@@ -51,10 +51,11 @@ for t in "${TARGET_LIST[@]}"; do
 done
 
 if [ ! -f "$BUILD/build.ninja" ]; then
+  mkdir -p "$BUILD"
   cmake -G Ninja -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTGPU_ENABLE_FUZZERS=ON -DCMAKE_C_COMPILER=/usr/bin/clang-22 \
-    -DCMAKE_CXX_COMPILER="$CLANG" > "$BUILD.configure.log" 2>&1 ||
-    { cat "$BUILD.configure.log"; exit 1; }
+    -DCMAKE_CXX_COMPILER="$CLANG" > "$BUILD/configure.log" 2>&1 ||
+    { cat "$BUILD/configure.log"; exit 1; }
 fi
 echo "ci/fuzz.sh: building ${TARGET_LIST[*]} in $BUILD"
 cmake --build "$BUILD" --target "${TARGET_LIST[@]}" tgpu-gen tgpu-repro -- -j"${TGPU_JOBS:-$(nproc)}" > "$BUILD/fuzz-build.log" 2>&1 ||
@@ -63,7 +64,7 @@ cmake --build "$BUILD" --target "${TARGET_LIST[@]}" tgpu-gen tgpu-repro -- -j"${
 # Leaks: the targets keep one MLIR context per process on purpose.
 # Container-overflow: libLLVM/libMLIR are not instrumented, and their inline
 # std::vector code would give false reports.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:detect_container_overflow=0:abort_on_error=1:symbolize=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:detect_container_overflow=0:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 mkdir -p "$OUT"
@@ -84,6 +85,7 @@ signature_of() { # target input -> "kind<TAB>signature"
   title=$(grep -m1 -oE 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer): [a-zA-Z-]+|runtime error: [^0-9]*' <<< "$log" || true)
   frames=$(grep -E '^ *#[0-9]+ 0x[0-9a-f]+ in ' <<< "$log" |
     grep -vE 'in (__sanitizer|__asan|__ubsan|fuzzer::|std::|abort|raise|__libc|__GI_|gsignal|llvm::sys::|SignalHandler|LLVMFuzzerTestOneInput)' |
+    sed -E 's/\(anonymous namespace\):://g' |
     head -3 | sed -E 's/.* in ([^ (]+).*/\1/' | paste -sd'|' - || true)
   [ -z "$title" ] && title="crash"
   printf 'crash\t%s %s\n' "$(sed 's/ERROR: //' <<< "$title")" "$frames"

@@ -566,7 +566,7 @@ void Run::checkRendering(Attribute attr, const LinearLayout &ll) {
   }
   bool shared = isSharedEncoding(attr);
   int64_t inputs = ll.getTotalInDimSize();
-  bool small = numElements <= kRenderLimit && inputs <= 16 * kRenderLimit &&
+  bool small = numElements <= kRenderLimit && inputs <= 4 * kRenderLimit &&
                src.chance(1, 4);
   bool huge = numElements > render::kMaxPrintedElements ||
               inputs > render::kMaxPrintedElements;

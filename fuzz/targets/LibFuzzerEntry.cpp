@@ -16,3 +16,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   return 0;
 }
+
+// ASan defaults for every run of a fuzz binary, however it is started:
+// - allow_user_poisoning=0: LLVM's allocators poison and unpoison their slabs
+//   only where compiled with ASan; our instrumented inline copies and the
+//   uninstrumented libMLIR/libLLVM share allocators, which gives false
+//   use-after-poison reports;
+// - detect_container_overflow=0: the same mix for std::vector annotations;
+// - detect_leaks=0: the targets keep one MLIR context per process on purpose.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0:detect_container_overflow=0:detect_leaks=0";
+}

@@ -175,7 +175,14 @@ template <typename Fn> void forEachOffset(const TensorLayout &t, Fn fn) {
 // Text (triton-tensor-layout's format)
 //===----------------------------------------------------------------------===//
 
-int numDigits(int64_t v) { return std::to_string(v).size(); }
+// Decimal digits of a non-negative value (no string: the text views call
+// this for every cell).
+int numDigits(int64_t v) {
+  int n = 1;
+  for (; v >= 10; v /= 10)
+    ++n;
+  return n;
+}
 
 // Spaces that right-align `v` to the digit count of `max` (a size, so the
 // values run from 0 to max - 1).

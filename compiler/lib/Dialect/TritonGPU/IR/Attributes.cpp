@@ -650,9 +650,10 @@ LogicalResult LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emit
                                          unsigned rank, ArrayRef<int32_t> registerBases,
                                          ArrayRef<int32_t> laneBases, ArrayRef<int32_t> warpBases,
                                          ArrayRef<int32_t> blockBases) {
-  for (auto [name, flat] : llvm::zip(kLinearDims, ArrayRef<ArrayRef<int32_t>>{
-                                                      registerBases, laneBases, warpBases,
-                                                      blockBases}))
+  // A named array: a braced temporary inside the range-for's zip would die
+  // before the loop reads it (fuzz_layout_attr, stack-use-after-scope).
+  ArrayRef<int32_t> all[] = {registerBases, laneBases, warpBases, blockBases};
+  for (auto [name, flat] : llvm::zip(kLinearDims, all))
     if (failed(checkBases(emitError, name, flat, rank)))
       return failure();
   return success();
