@@ -169,6 +169,11 @@ private:
 
   // ---- pool ----
   Val *pick(const std::function<bool(const Val &)> &pred);
+  // Safe to feed a discontinuous op (compare, float->int, floor, argmax):
+  // always, unless gpuSafe asks for values the GPU computes exactly.
+  bool isStable(const Val &v) const {
+    return !pol.gpuSafe || !isFloat(v.type.elem) || v.err == 0;
+  }
   Val materialize(const VType &t);
   Val anyTensorOrScalar();
 
@@ -183,6 +188,7 @@ private:
   void genLoad();
   void genReduce();
   void genScan();
+  Val combineAlong(const Val &a, unsigned axis, bool scan);
   void genDot();
   void genAtomic();
   void genFor(unsigned depth);
@@ -216,6 +222,7 @@ private:
     std::string name;
     std::string decl;   // "%in0: !tt.ptr<f32> {tt.divisibility = 16 : i32}"
     std::string launch; // "ptr:f32=rand:4096:7"
+    Elem pointee = Elem::I32; // buffers only
   };
   std::vector<Arg> args;
   std::vector<std::pair<Elem, unsigned>> inputs; // elem -> arg index
@@ -319,8 +326,7 @@ Val ProgramGen::materialize(const VType &t) {
   case 2:
     if (Val *s = pick([&](const Val &v) {
           return v.type.shape == t.shape && v.type.elem != t.elem &&
-                 (!pol.gpuSafe || !isFloat(v.type.elem) || v.err == 0 ||
-                  isFloat(t.elem));
+                 (isStable(v) || isFloat(t.elem));
         }))
       return add(castTo(*s, t.elem));
     break;
@@ -362,6 +368,7 @@ unsigned ProgramGen::inputBuffer(Elem e) {
   unsigned idx = unsigned(args.size());
   Arg a;
   a.name = "%in" + std::to_string(inputs.size());
+  a.pointee = e;
   a.decl = a.name + ": !tt.ptr<" + elemName(e) + ">";
   if (src.coin())
     a.decl += " {tt.divisibility = 16 : i32}";
@@ -485,11 +492,7 @@ Val ProgramGen::offsetsInSlab(const Shape &shape, bool injective, int64_t slabSi
 Val ProgramGen::pointersInto(unsigned bufferArg, const Val &offsets,
                              bool perProgram) {
   const Arg &arg = args[bufferArg];
-  Elem e = Elem::F32;
-  // The pointee type is in the declaration.
-  for (Elem cand : {Elem::I8, Elem::I16, Elem::I32, Elem::I64, Elem::F16, Elem::F32})
-    if (llvm::StringRef(arg.decl).contains(std::string("!tt.ptr<") + elemName(cand) + ">"))
-      e = cand;
+  Elem e = arg.pointee;
   VType scalarPtr{e, {}, true};
   VType tensorPtr{e, offsets.type.shape, true};
   std::string base = arg.name;
@@ -571,6 +574,7 @@ void ProgramGen::storeOutput(const Val &value) {
   unsigned idx = unsigned(args.size());
   Arg a;
   a.name = "%out" + std::to_string(outputs.size());
+  a.pointee = e;
   a.decl = a.name + ": !tt.ptr<" + std::string(elemName(e)) + ">";
   if (src.coin())
     a.decl += " {tt.divisibility = 16 : i32}";
@@ -615,6 +619,7 @@ void ProgramGen::genAtomic() {
   unsigned idx = unsigned(args.size());
   Arg a;
   a.name = "%acc" + std::to_string(outputs.size());
+  a.pointee = Elem::I32;
   a.decl = a.name + ": !tt.ptr<i32>";
   a.launch = "ptr:i32=rand:" + std::to_string(size) + ":" + std::to_string(idx + 1);
   args.push_back(a);
@@ -915,7 +920,7 @@ void ProgramGen::genMath() {
     r.err = a.err + 8 * eps;
     break;
   case 6: { // floor/ceil/trunc jump at integers: not near an inexact value
-    if (pol.gpuSafe && a.err > 0) {
+    if (!isStable(a)) {
       r = unary("math.absf", a);
       r.bound = a.bound, r.err = a.err;
       break;
@@ -936,9 +941,7 @@ void ProgramGen::genMath() {
 }
 
 void ProgramGen::genCompare() {
-  Val *pa = pick([&](const Val &v) {
-    return !pol.gpuSafe || !isFloat(v.type.elem) || v.err == 0;
-  });
+  Val *pa = pick([&](const Val &v) { return isStable(v); });
   if (!pa) {
     genLoad();
     return;
@@ -955,7 +958,7 @@ void ProgramGen::genCompare() {
     return;
   }
   Val b = materialize(t);
-  if (pol.gpuSafe && isFloat(t.elem) && b.err > 0)
+  if (!isStable(b))
     b = constFloat(0.5, t);
   Val c;
   if (isFloat(t.elem)) {
@@ -1068,9 +1071,7 @@ Val ProgramGen::castTo(const Val &v, Elem to) {
 }
 
 void ProgramGen::genCast() {
-  Val *pa = pick([&](const Val &v) {
-    return !pol.gpuSafe || !isFloat(v.type.elem) || v.err == 0;
-  });
+  Val *pa = pick([&](const Val &v) { return isStable(v); });
   if (!pa) {
     genLoad();
     return;
@@ -1079,7 +1080,7 @@ void ProgramGen::genCast() {
   if (src.chance(1, 6) && (a.type.elem == Elem::F32 || a.type.elem == Elem::I32)) {
     // bitcast f32 -> i32 (never i32 -> f32: arbitrary bits are NaNs and
     // infinities)
-    if (a.type.elem == Elem::F32 && (!pol.gpuSafe || a.err == 0)) {
+    if (a.type.elem == Elem::F32 && isStable(a)) {
       VType rt = a.type;
       rt.elem = Elem::I32;
       Val r = emitValue("arith.bitcast " + a.name + " : " + typeStr(a.type) +
@@ -1273,14 +1274,12 @@ void ProgramGen::genReduce() {
   const Shape &s = a.type.shape;
   unsigned rank = unsigned(s.size());
   unsigned axis = unsigned(src.below(rank));
-  int64_t n = s[axis];
   Shape rs = s;
   rs.erase(rs.begin() + axis);
   Elem e = a.type.elem;
   VType rt{e, rs};
   std::string ax = std::to_string(axis);
-  bool argmax = src.chance(1, 4) && (!pol.gpuSafe || !isFloat(e) || a.err == 0) &&
-                e != Elem::I1;
+  bool argmax = src.chance(1, 4) && isStable(a) && e != Elem::I1;
   if (argmax) {
     // (value, index) with ties to the lower index: max or min by value.
     Val idx = linearIndex(s, src.coin());
@@ -1321,16 +1320,30 @@ void ProgramGen::genReduce() {
     add(ri);
     return;
   }
-  unsigned kind = unsigned(src.below(16));
-  const char *op = combineOp(e, kind);
+  add(rescale(combineAlong(a, axis, /*scan=*/false)));
+}
+
+// One associative, commutative combine over `axis`: a tt.reduce (the axis
+// removed) or a tt.scan (same shape), with the bounds of its result.
+Val ProgramGen::combineAlong(const Val &a, unsigned axis, bool scan) {
+  Elem e = a.type.elem;
+  int64_t n = a.type.shape[axis];
+  VType rt = a.type;
+  if (!scan)
+    rt.shape.erase(rt.shape.begin() + axis);
+  const char *op = combineOp(e, unsigned(src.below(16)));
+  const char *name = scan ? "tt.scan" : "tt.reduce";
   std::string et = elemName(e);
   std::string r = fresh(), ca = fresh("a"), cb = fresh("b"), c = fresh();
-  line(r + " = \"tt.reduce\"(" + a.name + ") <{axis = " + ax + " : i32}> ({");
+  std::string attrs = "axis = " + std::to_string(axis) + " : i32";
+  if (scan)
+    attrs += std::string(", reverse = ") + (src.coin() ? "true" : "false");
+  line(r + " = \"" + name + "\"(" + a.name + ") <{" + attrs + "}> ({");
   ++indent;
   body += std::string(2 * (indent - 1), ' ') + "^bb0(" + ca + ": " + et + ", " +
           cb + ": " + et + "):\n";
   line(c + " = " + op + " " + ca + ", " + cb + " : " + et);
-  line("tt.reduce.return " + c + " : " + et);
+  line(std::string(name) + ".return " + c + " : " + et);
   --indent;
   line("}) : (" + typeStr(a.type) + ") -> " + typeStr(rt));
   Val rv;
@@ -1341,19 +1354,19 @@ void ProgramGen::genReduce() {
     rv.bound = a.bound * double(n);
     rv.err = double(n) * a.err + double(n) * double(n) * epsOf(e) * a.bound;
   } else {
-    rv.bound = a.bound;
-    rv.err = a.err;
+    rv.bound = a.bound, rv.err = a.err;
   }
-  if (ops == "arith.addi" || ops == "arith.muli")
-    setRange(rv, ops == "arith.addi" ? __int128(a.lo) * n : __int128(typeMin(e)),
-             ops == "arith.addi" ? __int128(a.hi) * n : __int128(typeMax(e)));
+  // Partial sums of 1..n elements (a reduce's is the n-element one).
+  if (ops == "arith.addi")
+    setRange(rv, std::min<__int128>(__int128(a.lo) * n, a.lo),
+             std::max<__int128>(__int128(a.hi) * n, a.hi));
   else if (ops == "arith.maxsi" || ops == "arith.minsi")
     rv.lo = a.lo, rv.hi = a.hi;
   else if (e == Elem::I1)
     rv.lo = 0, rv.hi = 1;
   else
     setRange(rv, typeMin(e), typeMax(e));
-  add(rescale(rv));
+  return rv;
 }
 
 void ProgramGen::genScan() {
@@ -1363,41 +1376,8 @@ void ProgramGen::genScan() {
     return;
   }
   Val a = *pa;
-  const Shape &s = a.type.shape;
-  unsigned axis = unsigned(src.below(s.size()));
-  int64_t n = s[axis];
-  Elem e = a.type.elem;
-  unsigned kind = unsigned(src.below(16));
-  const char *op = combineOp(e, kind);
-  std::string et = elemName(e);
-  std::string r = fresh(), ca = fresh("a"), cb = fresh("b"), c = fresh();
-  line(r + " = \"tt.scan\"(" + a.name + ") <{axis = " + std::to_string(axis) +
-       " : i32, reverse = " + (src.coin() ? "true" : "false") + "}> ({");
-  ++indent;
-  body += std::string(2 * (indent - 1), ' ') + "^bb0(" + ca + ": " + et + ", " +
-          cb + ": " + et + "):\n";
-  line(c + " = " + op + " " + ca + ", " + cb + " : " + et);
-  line("tt.scan.return " + c + " : " + et);
-  --indent;
-  line("}) : (" + typeStr(a.type) + ") -> " + typeStr(a.type));
-  Val rv;
-  rv.name = r;
-  rv.type = a.type;
-  llvm::StringRef ops(op);
-  if (ops == "arith.addf") {
-    rv.bound = a.bound * double(n);
-    rv.err = double(n) * a.err + double(n) * double(n) * epsOf(e) * a.bound;
-  } else {
-    rv.bound = a.bound, rv.err = a.err;
-  }
-  if (ops == "arith.addi")
-    setRange(rv, std::min<__int128>(__int128(a.lo) * n, a.lo),
-             std::max<__int128>(__int128(a.hi) * n, a.hi));
-  else if (ops == "arith.maxsi" || ops == "arith.minsi")
-    rv.lo = a.lo, rv.hi = a.hi;
-  else
-    setRange(rv, typeMin(e), typeMax(e));
-  add(rescale(rv));
+  unsigned axis = unsigned(src.below(a.type.shape.size()));
+  add(rescale(combineAlong(a, axis, /*scan=*/true)));
 }
 
 void ProgramGen::genDot() {

@@ -1,6 +1,7 @@
 #include "FuzzTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
@@ -43,6 +44,29 @@ std::string formatRegressionHeader(const RegressionHeader &header) {
        " input=" + (header.input.empty() ? "bytes" : header.input) +
        " signature=" + header.signature;
   return s;
+}
+
+Reproducer identifyReproducer(llvm::StringRef path, llvm::StringRef file,
+                              llvm::StringRef targetOverride,
+                              llvm::StringRef inputOverride) {
+  Reproducer r;
+  std::optional<RegressionHeader> header = parseRegressionFile(file, r.payload);
+  r.target = targetOverride.str();
+  r.input = inputOverride.str();
+  if (header) {
+    if (r.target.empty())
+      r.target = header->target;
+    if (r.input.empty())
+      r.input = header->input;
+  }
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  if (r.input.empty() && (ext == ".ttir" || ext == ".ttgir"))
+    r.input = ext.drop_front().str();
+  if (r.target.empty() && (r.input == "ttir" || r.input == "ttgir"))
+    r.target = "fuzz_pipeline";
+  if (r.input.empty())
+    r.input = "bytes";
+  return r;
 }
 
 std::string normalizeSignature(llvm::StringRef text, size_t maxLength) {

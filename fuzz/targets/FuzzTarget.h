@@ -68,6 +68,18 @@ std::optional<RegressionHeader> parseRegressionFile(llvm::StringRef file,
                                                     llvm::StringRef &payload);
 std::string formatRegressionHeader(const RegressionHeader &header);
 
+// Which target and input kind a reproducer file is for: the overrides when
+// given, else its regression header, else its extension (.ttir / .ttgir are
+// fuzz_pipeline's text inputs). `target` stays empty when nothing says;
+// `input` defaults to "bytes". `payload` is the file minus its header.
+struct Reproducer {
+  std::string target, input;
+  llvm::StringRef payload;
+};
+Reproducer identifyReproducer(llvm::StringRef path, llvm::StringRef file,
+                              llvm::StringRef targetOverride,
+                              llvm::StringRef inputOverride);
+
 // Blanks out what varies between occurrences of one bug: numbers, SSA names,
 // file:line:col prefixes; keeps at most `maxLength` characters.
 std::string normalizeSignature(llvm::StringRef text, size_t maxLength = 160);

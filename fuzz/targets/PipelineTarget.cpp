@@ -243,10 +243,12 @@ std::optional<Finding> runChecked(PassManager &pm, ModuleOp module,
   pm.addInstrumentation(
       std::make_unique<OracleAfterEachPass>(reference, launch, finding, stage));
   DiagnosticCollector diags(*module.getContext());
-  std::string before = printed(module);
+  // The IR is printed only on failure (as the failing pass left it; the
+  // program itself comes back from the reproducer), not before every run.
   if (failed(pm.run(module)) && !finding)
     finding = Finding{"pass-failure", normalizeSignature(diags.first),
-                      stage + ": a pass failed:\n" + diags.text + "\ninput:\n" + before};
+                      stage + ": a pass failed:\n" + diags.text +
+                          "\nIR after the failure:\n" + printed(module)};
   return finding;
 }
 

@@ -91,21 +91,7 @@ cl::opt<std::string>
             cl::desc("Also draw the tensor grid as an SVG picture into <file>"),
             cl::value_desc("file"), cl::init(""), cl::cat(printCategory));
 
-llvm::Error fail(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
-
-// A message plus, indented on the next lines, why (MLIR's diagnostic, the
-// conversion's error, ...).
-llvm::Error fail(const llvm::Twine &msg, const llvm::Twine &detail) {
-  std::string why = detail.str();
-  llvm::SmallVector<StringRef> lines;
-  StringRef(why).trim().split(lines, '\n', -1, /*KeepEmpty=*/false);
-  std::string text = msg.str();
-  for (StringRef line : lines)
-    text += "\n  " + line.rtrim().str();
-  return fail(text);
-}
+using ::tgpu::layout::render::fail;
 
 //===----------------------------------------------------------------------===//
 // Parsing the inputs

@@ -161,20 +161,11 @@ int main(int argc, char **argv) {
   auto buffer = llvm::MemoryBuffer::getFile(file);
   if (!buffer)
     return fail("cannot read '" + file + "': " + buffer.getError().message());
-  llvm::StringRef payload;
-  std::optional<RegressionHeader> header =
-      parseRegressionFile((*buffer)->getBuffer(), payload);
-  if (header) {
-    if (targetName.empty())
-      targetName = header->target;
-    if (input.empty())
-      input = header->input;
-  }
-  llvm::StringRef ext = llvm::sys::path::extension(file);
-  if (input.empty() && (ext == ".ttir" || ext == ".ttgir"))
-    input = ext.drop_front().str();
-  if (targetName.empty())
-    targetName = "fuzz_pipeline";
+  Reproducer identified =
+      identifyReproducer(file, (*buffer)->getBuffer(), targetName, input);
+  targetName = identified.target;
+  input = identified.input;
+  llvm::StringRef payload = identified.payload;
   if (input != "ttir" && input != "ttgir")
     return fail("'" + file + "' is not a TTIR/TTGIR reproducer (input=" +
                 (input.empty() ? std::string("?") : input) +

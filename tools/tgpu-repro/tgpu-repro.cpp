@@ -19,7 +19,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cl = llvm::cl;
@@ -69,27 +68,14 @@ int main(int argc, char **argv) {
   if (!buffer)
     return fail("cannot read '" + inputFile + "': " + buffer.getError().message());
 
-  llvm::StringRef payload;
-  std::optional<RegressionHeader> header =
-      parseRegressionFile((*buffer)->getBuffer(), payload);
-  std::string targetName = targetOpt, input = inputOpt;
-  if (header) {
-    if (targetName.empty())
-      targetName = header->target;
-    if (input.empty())
-      input = header->input;
-  }
-  llvm::StringRef ext = llvm::sys::path::extension(inputFile);
-  if (input.empty() && (ext == ".ttir" || ext == ".ttgir"))
-    input = ext.drop_front().str();
-  if (targetName.empty() && (input == "ttir" || input == "ttgir"))
-    targetName = "fuzz_pipeline";
+  Reproducer repro = identifyReproducer(inputFile, (*buffer)->getBuffer(),
+                                        targetOpt, inputOpt);
+  const std::string &targetName = repro.target, &input = repro.input;
+  llvm::StringRef payload = repro.payload;
   if (targetName.empty())
     return fail("cannot tell the target of '" + inputFile +
                 "' (no regression header, no .ttir/.ttgir extension): pass "
                 "--target (one of --list)");
-  if (input.empty())
-    input = "bytes";
   const TargetInfo *target = findTarget(targetName);
   if (!target)
     return fail("unknown target '" + targetName + "' (see --list)");

@@ -20,7 +20,6 @@ using tl::LinearLayout;
 
 namespace tgpu::layout::render {
 
-namespace {
 llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
@@ -36,8 +35,6 @@ llvm::Error fail(const llvm::Twine &msg, const llvm::Twine &detail) {
     text += "\n  " + line.rtrim().str();
   return fail(text);
 }
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // The layout of one tensor

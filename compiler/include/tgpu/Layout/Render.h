@@ -63,6 +63,11 @@ struct TensorLayout {
 // The attribute as MLIR prints it.
 std::string printAttr(mlir::Attribute attr);
 
+// The errors the renderers and tgpu-layout report: a message, and optionally
+// why (MLIR's diagnostic, the conversion's error), indented on the next lines.
+llvm::Error fail(const llvm::Twine &msg);
+llvm::Error fail(const llvm::Twine &msg, const llvm::Twine &detail);
+
 // Converts a layout attribute for a tensor and checks that the result has the
 // dims the printers read (register/lane/warp/block or offset/block in,
 // dim0.. sized like the tensor out).
