@@ -89,7 +89,8 @@ private:
     for (int attempt = 0; attempt < 3; ++attempt) {
       Attribute layout = randomDistributedLayout(src, ctx, shape, numWarps,
                                                  /*allowMma=*/src.coin());
-      if (!layout)
+      if (!layout ||
+          (!pol.allowLinearLayouts && isa<ttg::LinearEncodingAttr>(layout)))
         continue;
       auto ll = ::tgpu::layout::toLinearLayout(shape, layout);
       if (!ll) {
@@ -145,7 +146,8 @@ private:
     Attribute layout = randomLayout(first.getShape());
     // Known gap (issue note, session 5): the scan lowering rejects #ttg.linear
     // layouts whose lanes step along several bits of the scanned axis.
-    // Until it handles them, scans get the other kinds.
+    // Until it handles them, scans get the other kinds (reductions likewise,
+    // relayoutReduce).
     if (isa<tt::ScanOp>(op) && isa_and_nonnull<ttg::LinearEncodingAttr>(layout))
       return;
     if (!layout)
@@ -198,7 +200,9 @@ private:
           distributedTensor(v.getType()).getShape() != in.getShape())
         return;
     Attribute layout = randomLayout(in.getShape());
-    if (!layout)
+    // The reduce lowering has the scan's gap: lanes stepping along the axis
+    // and another dim at once are rejected.
+    if (!layout || isa<ttg::LinearEncodingAttr>(layout))
       return;
     // A rank-1 reduction gives scalars, which have no layout.
     unsigned axis = op.getAxis();

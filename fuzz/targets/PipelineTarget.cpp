@@ -358,6 +358,7 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   if (auto f = reference(*module, launch, ref, program.ttir))
     return f;
   gen::VariantChoices choices = gen::drawVariantChoices(src, policy);
+  policy.allowLinearLayouts = !choices.optimizeVariant;
 
   // The TTGIR variant is made from a copy of the TTIR before the pipeline
   // consumes it.
