@@ -6,10 +6,16 @@
 # line and a final table, and exits 1 when a new finding appeared.
 #
 #   ci/fuzz.sh [--budget SECONDS] [--jobs N] [--targets a,b] [--no-merge]
+#              [--runs a=N,b=M,...] [--seed S]
 #
 # --budget is per target (default 60). --jobs is libFuzzer's -fork (default:
-# the core count). TGPU_FUZZ_BUILD_DIR sets the build folder, TGPU_FUZZ_OUT
-# where logs and crash artifacts go (default build-fuzz/campaign).
+# the core count). --runs switches to a reproducible smoke: one process per
+# target, libFuzzer -seed=S (default 1), N executions instead of a time
+# budget, the checked-in corpus only, no address randomisation, stopping at
+# the first crash: what .ci/run uses, so a developer can run CI's smoke.
+# TGPU_FUZZ_BUILD_DIR sets the build folder, TGPU_FUZZ_OUT where logs and
+# crash artifacts go (default build-fuzz/campaign). Units that crash in a fork job but pass alone are
+# listed as unreproducible (artifact kept) and do not fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -18,6 +24,8 @@ BUDGET=60
 JOBS=$(nproc)
 TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline"
 MERGE=1
+RUNS=""
+SEED=1
 while (($#)); do
   case "$1" in
     --budget) BUDGET=$2; shift 2 ;;
@@ -27,12 +35,25 @@ while (($#)); do
     --targets) TARGETS=$2; shift 2 ;;
     --targets=*) TARGETS=${1#*=}; shift ;;
     --no-merge) MERGE=0; shift ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --runs=*) RUNS=${1#*=}; shift ;;
+    --seed) SEED=$2; shift 2 ;;
+    --seed=*) SEED=${1#*=}; shift ;;
+    -h|--help) sed -n 2,19p "$0"; exit 0 ;;
     *) echo "ci/fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 [[ "$BUDGET" =~ ^[0-9]+$ && "$BUDGET" -ge 1 ]] || { echo "ci/fuzz.sh: --budget needs a positive number of seconds" >&2; exit 2; }
 [[ "$JOBS" =~ ^[0-9]+$ && "$JOBS" -ge 1 ]] || { echo "ci/fuzz.sh: --jobs needs a positive count" >&2; exit 2; }
+[[ "$SEED" =~ ^[0-9]+$ && "$SEED" -ge 1 ]] || { echo "ci/fuzz.sh: --seed needs a positive number" >&2; exit 2; }
+declare -A RUNS_OF
+if [ -n "$RUNS" ]; then
+  IFS=',' read -r -a pairs <<< "$RUNS"
+  for p in "${pairs[@]}"; do
+    [[ "$p" =~ ^([a-z_]+)=([0-9]+)$ ]] || { echo "ci/fuzz.sh: --runs wants target=count pairs, got '$p'" >&2; exit 2; }
+    RUNS_OF[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+  done
+fi
 
 CLANG=/usr/bin/clang++-22
 if [ ! -x "$CLANG" ] || [ ! -f "$(ls /usr/lib/llvm-22/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -1)" ]; then
@@ -48,6 +69,9 @@ for t in "${TARGET_LIST[@]}"; do
     fuzz_ttir_parser|fuzz_layout_attr|fuzz_linear_layout|fuzz_pipeline) ;;
     *) echo "ci/fuzz.sh: unknown target '$t'" >&2; exit 2 ;;
   esac
+  if [ -n "$RUNS" ] && [ -z "${RUNS_OF[$t]:-}" ]; then
+    echo "ci/fuzz.sh: --runs gives no count for $t (name it, or leave it out of --targets)" >&2; exit 2
+  fi
 done
 
 if [ ! -f "$BUILD/build.ninja" ]; then
@@ -74,8 +98,16 @@ declare -a ROWS
 # The signature of a crash input: the tgpu finding line, else the first
 # three frames of our code in the sanitizer's stack, else the report title.
 signature_of() { # target input -> "kind<TAB>signature"
-  local target=$1 input=$2 log
-  log=$(timeout 120 "$BUILD/bin/$target" "$input" 2>&1 || true)
+  local target=$1 input=$2 log rc=0
+  log=$(timeout 120 "$BUILD/bin/$target" "$input" 2>&1) || rc=$?
+  # A unit that passes when run alone crashed only through state left by
+  # earlier units of its fork job (or memory past the input): not a
+  # regression file, but reported, with the artifact kept.
+  if [ "$rc" = 0 ]; then
+    printf 'unreproducible\t-\n'
+    return
+  fi
+  [ "$rc" = 124 ] && { printf 'timeout\treplay took over 120 s\n'; return; }
   if grep -q '==tgpu-finding==' <<< "$log"; then
     grep -m1 '==tgpu-finding==' <<< "$log" |
       sed -E 's/.*kind=([^ ]*) signature=(.*)/\1\t\2/'
@@ -125,14 +157,26 @@ record_finding() { # target input kind signature -> 0 new / 1 known
 
 for t in "${TARGET_LIST[@]}"; do
   work="$OUT/$t"
+  # Artifacts of an earlier campaign were either recorded or reported then.
+  # A reproducible smoke starts from the checked-in corpus alone.
+  rm -rf "$work/artifacts"
+  [ -n "$RUNS" ] && rm -rf "$work/new-corpus"
   mkdir -p "$work/new-corpus" "$work/artifacts" "corpus/$t"
   dict=""
   [ -f "fuzz/dicts/$t.dict" ] && dict="-dict=fuzz/dicts/$t.dict"
   log="$work/fuzz.log"
   start=$(date +%s)
   # Fork mode keeps going past crashes; each is saved under artifacts/.
-  ( "$BUILD/bin/$t" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-      -max_total_time="$BUDGET" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+  launcher=()
+  if [ -n "$RUNS" ]; then
+    mode=(-seed="$SEED" -runs="${RUNS_OF[$t]:-0}")
+    # Without address randomisation, pointer-keyed hash maps in MLIR iterate
+    # alike from run to run, and so does the coverage libFuzzer steers by.
+    if setarch "$(uname -m)" -R true 2>/dev/null; then launcher=(setarch "$(uname -m)" -R); fi
+  else
+    mode=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$BUDGET")
+  fi
+  ( "${launcher[@]}" "$BUILD/bin/$t" "${mode[@]}" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
       -artifact_prefix="$work/artifacts/" $dict "$work/new-corpus" "corpus/$t" \
       > "$log" 2>&1 ) &
   pid=$!
@@ -156,11 +200,16 @@ for t in "${TARGET_LIST[@]}"; do
   fi
   corpus=$(ls "corpus/$t" | wc -l)
 
-  new=0
+  new=0 flaky=0
   for a in "$work"/artifacts/*; do
     [ -f "$a" ] || continue
     IFS=$'\t' read -r kind sig < <(signature_of "$t" "$a")
     [ -z "${sig:-}" ] && continue
+    if [ "$kind" = unreproducible ]; then
+      echo "  UNREPRODUCIBLE $t: $a crashed in its fork job but passes alone"
+      flaky=$((flaky + 1))
+      continue
+    fi
     if file=$(record_finding "$t" "$a" "${kind:-crash}" "$sig"); then
       echo "  NEW $t: ${kind:-crash}: $sig -> $file"
       new=$((new + 1))
@@ -168,12 +217,16 @@ for t in "${TARGET_LIST[@]}"; do
   done
   NEW_TOTAL=$((NEW_TOTAL + new))
   rate=$(( elapsed > 0 ? execs / elapsed : execs ))
-  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %6s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$new")")
+  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %6s %7s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$new" "$flaky")")
 done
 
-printf '\n%-20s %8s %10s %10s %8s %8s %6s\n' target time execs execs/s cov corpus new
+printf '\n%-20s %8s %10s %10s %8s %8s %6s %7s\n' target time execs execs/s cov corpus new unrepro
 for r in "${ROWS[@]}"; do echo "$r"; done
-echo "(fork mode with $JOBS jobs; execs/s counts all jobs)"
+if [ -n "$RUNS" ]; then
+  echo "(reproducible smoke: one process per target, -seed=$SEED)"
+else
+  echo "(fork mode with $JOBS jobs; execs/s counts all jobs)"
+fi
 if [ "$NEW_TOTAL" -gt 0 ]; then
   echo "ci/fuzz.sh: $NEW_TOTAL new finding(s) written to corpus/regressions/"
   exit 1

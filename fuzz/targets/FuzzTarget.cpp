@@ -4,7 +4,11 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace tgpu::fuzz {
 
@@ -117,12 +121,42 @@ std::string normalizeSignature(llvm::StringRef text, size_t maxLength) {
   return llvm::StringRef(collapsed).trim().str();
 }
 
+llvm::ArrayRef<uint8_t> placeBeforeGuardPage(llvm::ArrayRef<uint8_t> data) {
+  static uint8_t *base = nullptr;
+  static size_t usable = 0; // bytes before the guard page
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  if (!base || data.size() > usable) {
+    if (base)
+      munmap(base, usable + page);
+    usable = std::max<size_t>(page, (data.size() + page - 1) / page * page);
+    void *p = mmap(nullptr, usable + page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      llvm::errs() << "placeBeforeGuardPage: mmap of " << usable + page
+                   << " bytes failed\n";
+      std::abort();
+    }
+    base = static_cast<uint8_t *>(p);
+    if (mprotect(base + usable, page, PROT_NONE) != 0) {
+      llvm::errs() << "placeBeforeGuardPage: mprotect failed\n";
+      std::abort();
+    }
+  }
+  uint8_t *start = base + usable - data.size();
+  if (!data.empty())
+    std::memcpy(start, data.data(), data.size());
+  return llvm::ArrayRef<uint8_t>(start, data.size());
+}
+
 std::optional<Finding> runPayload(const TargetInfo &target,
                                   llvm::StringRef inputKind,
                                   llvm::StringRef payload) {
+  llvm::ArrayRef<uint8_t> guarded = placeBeforeGuardPage(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  payload = llvm::StringRef(reinterpret_cast<const char *>(guarded.data()),
+                            guarded.size());
   if (inputKind.empty() || inputKind == "bytes")
-    return target.run(llvm::ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+    return target.run(guarded);
   if (!target.runText)
     return Finding{"bad-reproducer", "input kind",
                    std::string(target.name) + " takes bytes, not input=" +

@@ -45,7 +45,14 @@ struct TargetInfo {
   TextTargetFn runText;    // nullptr: the target takes bytes only
 };
 
-// Runs a regression file's payload the way its header says.
+// A copy of `data` that ends where a PROT_NONE page begins, so a read past
+// the input's end faults at once, also in the uninstrumented libMLIR/libLLVM
+// that ASan does not watch (MLIR's lexer, given a buffer without a NUL after
+// it, reads on). The copy lives until the next call; single-threaded.
+llvm::ArrayRef<uint8_t> placeBeforeGuardPage(llvm::ArrayRef<uint8_t> data);
+
+// Runs a regression file's payload the way its header says, from a copy
+// placed before a guard page.
 std::optional<Finding> runPayload(const TargetInfo &target,
                                   llvm::StringRef inputKind,
                                   llvm::StringRef payload);

@@ -9,8 +9,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const tgpu::fuzz::TargetInfo &target = tgpu::fuzz::TGPU_FUZZ_TARGET();
-  if (std::optional<tgpu::fuzz::Finding> finding =
-          target.run(llvm::ArrayRef<uint8_t>(data, size))) {
+  // libFuzzer's copy is heap memory; reads past it from uninstrumented
+  // code would go unseen without the guard page.
+  if (std::optional<tgpu::fuzz::Finding> finding = target.run(
+          tgpu::fuzz::placeBeforeGuardPage(llvm::ArrayRef<uint8_t>(data, size)))) {
     tgpu::fuzz::printFinding(target.name, *finding);
     std::abort();
   }

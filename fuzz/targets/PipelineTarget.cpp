@@ -306,8 +306,11 @@ std::optional<Finding> checkTtgir(ModuleOp module, const cpu::LaunchSpec &launch
 
 OwningOpRef<ModuleOp> parse(llvm::StringRef text, std::string &diagnostics) {
   DiagnosticCollector diags(env().context);
+  // A copy: MLIR's lexer stops at the NUL after the buffer, and a slice of
+  // a reproducer file need not have one.
+  const std::string owned = text.str();
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      text, ParserConfig(&env().context, /*verifyAfterParse=*/true));
+      owned, ParserConfig(&env().context, /*verifyAfterParse=*/true));
   diagnostics = diags.text;
   return module;
 }

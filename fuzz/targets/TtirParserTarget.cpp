@@ -81,7 +81,10 @@ std::optional<Finding> run(llvm::ArrayRef<uint8_t> data) {
   // Past 64 KiB the parser's cost only slows the campaign down.
   if (data.size() > 65536)
     return std::nullopt;
-  llvm::StringRef text(reinterpret_cast<const char *>(data.data()), data.size());
+  // MLIR's lexer finds the end of its buffer by the NUL after it
+  // (parseSourceString does not copy), so the bytes go into a std::string.
+  const std::string owned(reinterpret_cast<const char *>(data.data()), data.size());
+  llvm::StringRef text(owned);
   Parsed first = parseAndVerify(text, /*verifyAfterParse=*/false);
   if (!first.module) {
     if (first.numErrors == 0)
