@@ -2,28 +2,59 @@
 # Fuzzer throughput on one core: runs each target as one libFuzzer process
 # (no fork) for --seconds on its seed corpus and prints execs/s from
 # libFuzzer's final stats, next to the issue's goal. Uses the instrumented
-# build ci/fuzz.sh makes (ASan + UBSan + coverage: what the campaign runs)
-# and, with --plain, the uninstrumented replay drivers' rate on the seeds.
+# build ci/fuzz.sh makes (ASan + UBSan + coverage: what the campaign runs).
+# --plain instead times the uninstrumented replay drivers of build/ (the same
+# target functions, inputs read once and run round after round for --seconds)
+# over a fixed input set: the parser's seeds, and for the generator-driven
+# targets random inputs from a fixed seed (2 KiB each for fuzz_pipeline,
+# whose seeds are too few to average over).
 #
-#   ci/fuzz_speed.sh [--seconds N] [--targets a,b]
+#   ci/fuzz_speed.sh [--seconds N] [--targets a,b] [--plain]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER=30
 TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline"
+PLAIN=0
 while (($#)); do
   case "$1" in
     --seconds) SECONDS_PER=$2; shift 2 ;;
     --targets) TARGETS=$2; shift 2 ;;
-    -h|--help) sed -n 2,9p "$0"; exit 0 ;;
+    --plain) PLAIN=1; shift ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
     *) echo "ci/fuzz_speed.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-BUILD=${TGPU_FUZZ_BUILD_DIR:-build-fuzz}
 IFS=',' read -r -a LIST <<< "$TARGETS"
+declare -A GOAL=([fuzz_ttir_parser]=2000 [fuzz_layout_attr]=20000 [fuzz_linear_layout]=50000 [fuzz_pipeline]=50)
+
+if [ "$PLAIN" = 1 ]; then
+  [ -f build/build.ninja ] || { echo "ci/fuzz_speed.sh: no build/; run ci/test.sh first" >&2; exit 2; }
+  cmake --build build --target $(printf '%s-replay ' "${LIST[@]}") -- -j"${TGPU_JOBS:-$(nproc)}" > /dev/null
+  printf '%-20s %10s %10s %10s   (plain replay driver, one core)\n' target inputs execs/s goal
+  for t in "${LIST[@]}"; do
+    tmp=$(mktemp -d)
+    case "$t" in
+      fuzz_ttir_parser) cp corpus/$t/* "$tmp/" ;;
+      fuzz_pipeline) python3 -c "
+import random, sys; r = random.Random(1)
+for i in range(100): open(f'$tmp/{i}', 'wb').write(bytes(r.getrandbits(8) for _ in range(2048)))" ;;
+      *) python3 -c "
+import random; r = random.Random(1)
+for i in range(3000): open(f'$tmp/{i}', 'wb').write(bytes(r.getrandbits(8) for _ in range(r.randint(16, 512))))" ;;
+    esac
+    n=$(ls "$tmp" | wc -l)
+    line=$(build/bin/$t-replay --repeat-for "$SECONDS_PER" "$tmp" 2>/dev/null | tail -1)
+    rate=$(sed -nE 's/.* ([0-9]+) execs\/s$/\1/p' <<< "$line")
+    printf '%-20s %10s %10s %10s\n' "$t" "$n" "${rate:-?}" "${GOAL[$t]}"
+    rm -rf "$tmp"
+  done
+  exit 0
+fi
+
+BUILD=${TGPU_FUZZ_BUILD_DIR:-build-fuzz}
 [ -f "$BUILD/build.ninja" ] || { echo "ci/fuzz_speed.sh: no $BUILD; run ci/fuzz.sh once first" >&2; exit 2; }
 cmake --build "$BUILD" --target "${LIST[@]}" -- -j"${TGPU_JOBS:-$(nproc)}" > /dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:detect_container_overflow=0}
-declare -A GOAL=([fuzz_ttir_parser]=2000 [fuzz_layout_attr]=20000 [fuzz_linear_layout]=50000 [fuzz_pipeline]=50)
 printf '%-20s %10s %10s %10s\n' target execs execs/s goal
 for t in "${LIST[@]}"; do
   tmp=$(mktemp -d)

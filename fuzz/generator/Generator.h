@@ -40,7 +40,7 @@ struct GenPolicy {
   unsigned wFor = 2;        // scf.for with a bounded trip count and iter_args
   unsigned wIf = 2;         // scf.if yielding values
   // Sizes.
-  unsigned maxOps = 16;          // top-level generation steps
+  unsigned maxOps = 16;          // top-level generation steps (at most; each program draws its own)
   unsigned maxDepth = 2;         // nesting of scf.for / scf.if
   unsigned maxLog2Numel = 9;     // largest tensor: 2^9 elements
   unsigned maxRank = 3;
@@ -52,8 +52,13 @@ struct GenPolicy {
   bool gpuSafe = false;
   // TTGIR variants.
   unsigned numWarps = 4;                 // 0: random among 1, 2, 4, 8
-  unsigned relayoutPercent = 40;         // ops given a random layout
-  unsigned convertPairPercent = 20;      // values sent through a random layout and back
+  // Upper ends: each variant draws its own counts in [0, these] (swarm
+  // testing: some variants relayout nothing, others several ops) and picks
+  // that many ops at random. Counts, not rates: one convert_layout through
+  // shared memory is hundreds of PTX lines, and a rate per op made the
+  // large programs' kernels huge and the campaign slow.
+  unsigned maxRelayouts = 8;     // ops given a random layout
+  unsigned maxConvertPairs = 4;  // values sent through a random layout and back
   // #ttg.linear among the random layouts. fuzz_pipeline turns it off for
   // variants that go through the TTGIR passes: remove-layout-conversions
   // carries a linear layout onto a differently shaped tensor (a known,

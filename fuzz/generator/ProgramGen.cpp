@@ -1652,7 +1652,10 @@ GeneratedProgram ProgramGen::run() {
   add(nArg);
 
   genLoad();
-  for (unsigned i = 0; i < pol.maxOps && numOps < pol.maxOps * 8; ++i)
+  // The program's own length, at most the policy's (swarm testing: short
+  // programs are cheap and most bugs need few ops; long ones still come).
+  unsigned steps = unsigned(src.range(std::max(1u, pol.maxOps / 4), pol.maxOps));
+  for (unsigned i = 0; i < steps && numOps < pol.maxOps * 8; ++i)
     genStep(0);
 
   // Outputs: the latest unused values first (they end the longest chains),

@@ -63,16 +63,26 @@ public:
       // Not inside combine regions: their values are scalars.
       if (op->getParentOfType<tt::ReduceOp>() || op->getParentOfType<tt::ScanOp>())
         return;
-      ops.push_back(op);
+      auto isTensor = [](Type t) { return bool(distributedTensor(t)); };
+      if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+          llvm::any_of(op->getResultTypes(), isTensor))
+        ops.push_back(op);
     });
-    for (Operation *op : ops) {
-      if (src.below(100) < pol.relayoutPercent)
-        relayoutOp(op);
+    if (ops.empty())
+      return;
+    // This variant's counts (swarm testing), at most the policy's; an op
+    // drawn twice is relayouted twice (converts chained).
+    uint64_t relayouts = src.below(pol.maxRelayouts + 1);
+    uint64_t pairs = src.below(pol.maxConvertPairs + 1);
+    for (uint64_t i = 0; i < relayouts; ++i)
+      relayoutOp(ops[src.below(ops.size())]);
+    SmallVector<Value> tensors;
+    for (Operation *op : ops)
       for (Value r : op->getResults())
-        if (distributedTensor(r.getType()) &&
-            src.below(100) < pol.convertPairPercent)
-          convertPair(r);
-    }
+        if (distributedTensor(r.getType()))
+          tensors.push_back(r);
+    for (uint64_t i = 0; i < pairs && !tensors.empty(); ++i)
+      convertPair(tensors[src.below(tensors.size())]);
   }
 
 private:

@@ -9,8 +9,11 @@
 //   ("generator-invalid"), that the oracle finds undefined ("generator-ub")
 //   or cannot run ("generator-unsupported").
 // Every program runs twice: as TTIR through the whole pipeline, and as a
-// TTGIR variant with random layouts and convert_layouts through the TTGIR
-// passes and the lowering.
+// TTGIR variant with random layouts and convert_layouts (optionally through
+// the TTGIR passes), the oracle checking both. One of the two, drawn from the
+// input (the variant three times in four), goes on to PTX, mostly at LLVM
+// -O0 and one time in sixteen at -O3: the back end was nine tenths of a run,
+// and -O0 still selects every instruction. Text reproducers lower at both.
 #include "FuzzTarget.h"
 #include "Targets.h"
 
@@ -21,6 +24,7 @@
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Compiler.h"
 #include "tgpu/Pipeline/Pipelines.h"
+#include "tgpu/Support/NestingLimit.h"
 #include "tgpu/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -34,8 +38,11 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 
 using namespace mlir;
 using namespace ::tgpu::fuzz;
@@ -44,35 +51,108 @@ namespace gen = ::tgpu::gen;
 
 namespace {
 
-// Everything made once per process: the context, the compiler.
+// TGPU_FUZZ_PROFILE=1: where the time of a run goes, per phase, printed at
+// exit (to see what to make faster; the phases do not overlap).
+struct PhaseProfile {
+  bool enabled = std::getenv("TGPU_FUZZ_PROFILE") != nullptr;
+  std::map<std::string, std::pair<double, unsigned>> seconds; // total, count
+  ~PhaseProfile();
+};
+PhaseProfile &profile() {
+  static PhaseProfile p;
+  return p;
+}
+// Adds its self time (minus nested phases) to one phase while alive.
+class Phase {
+public:
+  explicit Phase(const char *name) : name(name), parent(current()) {
+    if (parent)
+      parent->flush();
+    current() = this;
+    start = Clock::now();
+  }
+  ~Phase() {
+    flush();
+    ++profile().seconds[name].second;
+    current() = parent;
+    if (parent)
+      parent->start = Clock::now();
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  static Phase *&current() {
+    static Phase *top = nullptr;
+    return top;
+  }
+  void flush() {
+    if (profile().enabled)
+      profile().seconds[name].first +=
+          std::chrono::duration<double>(Clock::now() - start).count();
+    start = Clock::now();
+  }
+  const char *name;
+  Phase *parent;
+  Clock::time_point start;
+};
+
+// Everything made once per process: the context, the compilers (LLVM -O0
+// and -O3).
 struct PipelineEnv {
   PipelineEnv() : context(makeRegistry()) {
     context.loadAllAvailableDialects();
     context.disableMultithreading();
     context.printOpOnDiagnostic(false);
-    mlir::tgpu::CompilerOptions options;
-    options.emit = mlir::tgpu::EmitKind::Ptx;
-    options.verifyEach = true;
-    auto created = mlir::tgpu::Compiler::create(options);
-    if (!created) {
-      llvm::errs() << "fuzz_pipeline: " << llvm::toString(created.takeError())
-                   << "\n";
-      std::abort();
+    for (unsigned level : {0u, 3u}) {
+      mlir::tgpu::CompilerOptions options;
+      options.emit = mlir::tgpu::EmitKind::Ptx;
+      // Verified once per stage: a failure still names the stage, and
+      // verifying the large LLVM-dialect module after every lowering pass
+      // costs a fifth of a run.
+      options.verifyEach = false;
+      options.optLevel = level;
+      options.timing = profile().enabled;
+      auto created = mlir::tgpu::Compiler::create(options);
+      if (!created) {
+        llvm::errs() << "fuzz_pipeline: "
+                     << llvm::toString(created.takeError()) << "\n";
+        std::abort();
+      }
+      (level == 0 ? compilerO0 : compilerO3) = std::move(*created);
     }
-    compiler = std::move(*created);
   }
   static DialectRegistry makeRegistry() {
     DialectRegistry registry;
     mlir::tgpu::registerAllDialects(registry);
     return registry;
   }
+  mlir::tgpu::Compiler &compiler(unsigned optLevel) {
+    return optLevel == 0 ? *compilerO0 : *compilerO3;
+  }
   MLIRContext context;
-  std::unique_ptr<mlir::tgpu::Compiler> compiler;
+  std::unique_ptr<mlir::tgpu::Compiler> compilerO0, compilerO3;
 };
 
+// Never destroyed: the profile printed at exit still reads the compiler.
 PipelineEnv &env() {
-  static PipelineEnv e;
-  return e;
+  static PipelineEnv *e = new PipelineEnv;
+  return *e;
+}
+
+PhaseProfile::~PhaseProfile() {
+  if (!enabled)
+    return;
+  double total = 0;
+  for (auto &[name, sc] : seconds)
+    total += sc.first;
+  llvm::errs() << "fuzz_pipeline phases (seconds, calls, share):\n";
+  for (auto &[name, sc] : seconds)
+    llvm::errs() << llvm::format("  %-30s %8.3f %7u %5.1f%%\n", name.c_str(),
+                                 sc.first, sc.second, 100 * sc.first / total);
+  for (unsigned level : {0u, 3u}) {
+    llvm::errs() << "lowering to PTX at -O" << level << ", by compiler phase:\n";
+    env().compiler(level).printTiming();
+  }
 }
 
 // Collects error diagnostics as text while alive.
@@ -184,13 +264,17 @@ std::string firstDifference(const Buffers &expected, const Buffers &got) {
   return "";
 }
 
-// After every pass: the IR must verify and compute what the reference did.
+// After every pass that changed the IR: it must verify and compute what the
+// reference did. Unchanged IR (MLIR's operation fingerprint, what
+// --mlir-print-ir-after-change uses) was checked already: a third of the
+// passes change nothing on a typical program.
 class OracleAfterEachPass : public PassInstrumentation {
 public:
-  OracleAfterEachPass(const Buffers &reference, const cpu::LaunchSpec &launch,
+  OracleAfterEachPass(ModuleOp input, const Buffers &reference,
+                      const cpu::LaunchSpec &launch,
                       std::optional<Finding> &finding, std::string stage)
-      : reference(reference), launch(launch), finding(finding),
-        stage(std::move(stage)) {}
+      : lastChecked(input), reference(reference), launch(launch),
+        finding(finding), stage(std::move(stage)) {}
 
   void runAfterPass(Pass *pass, Operation *op) override {
     if (finding)
@@ -200,9 +284,14 @@ public:
       module = op->getParentOfType<ModuleOp>();
     if (!module)
       return;
+    OperationFingerPrint now(module);
+    if (now == lastChecked)
+      return;
+    lastChecked = now;
     std::string passName = pass->getArgument().str();
     if (passName.empty())
       passName = pass->getName().str();
+    Phase phase("verify + oracle after a pass");
     if (failed(verify(module))) {
       finding = Finding{"pass-failure", "invalid IR after " + passName,
                         stage + ": the IR does not verify after " + passName +
@@ -226,6 +315,7 @@ public:
   }
 
 private:
+  OperationFingerPrint lastChecked; // the module as the oracle last saw it
   const Buffers &reference;
   const cpu::LaunchSpec &launch;
   std::optional<Finding> &finding;
@@ -241,7 +331,7 @@ std::optional<Finding> runChecked(PassManager &pm, ModuleOp module,
   std::optional<Finding> finding;
   pm.enableVerifier(false); // the instrumentation verifies, with a message
   pm.addInstrumentation(
-      std::make_unique<OracleAfterEachPass>(reference, launch, finding, stage));
+      std::make_unique<OracleAfterEachPass>(module, reference, launch, finding, stage));
   DiagnosticCollector diags(*module.getContext());
   // The IR is printed only on failure (as the failing pass left it; the
   // program itself comes back from the reproducer), not before every run.
@@ -252,10 +342,12 @@ std::optional<Finding> runChecked(PassManager &pm, ModuleOp module,
   return finding;
 }
 
-// TTGIR text -> PTX through the reusable compiler.
-std::optional<Finding> lowerToPtx(ModuleOp module, const std::string &stage) {
+// TTGIR text -> PTX through the reusable compiler at one LLVM level.
+std::optional<Finding> lowerToPtx(ModuleOp module, const std::string &stage,
+                                  unsigned optLevel) {
+  Phase phase("lowering to PTX");
   std::string text = printed(module);
-  auto result = env().compiler->compile(text, "fuzz.ttgir");
+  auto result = env().compiler(optLevel).compile(text, "fuzz.ttgir");
   if (result)
     return std::nullopt;
   std::string message, first;
@@ -271,12 +363,25 @@ std::optional<Finding> lowerToPtx(ModuleOp module, const std::string &stage) {
                              ? "round-trip"
                              : "lowering";
   return Finding{kind.str(), normalizeSignature(first),
-                 stage + ": " + message + "\ninput:\n" + text};
+                 stage + " (LLVM -O" + std::to_string(optLevel) + "): " +
+                     message + "\ninput:\n" + text};
+}
+
+// Which LLVM levels a module goes to PTX at: none, -O0, -O3, or both.
+using OptLevels = llvm::SmallVector<unsigned, 2>;
+
+std::optional<Finding> lowerAt(ModuleOp module, const std::string &stage,
+                               const OptLevels &levels) {
+  for (unsigned level : levels)
+    if (auto f = lowerToPtx(module, stage, level))
+      return f;
+  return std::nullopt;
 }
 
 // The checks on one TTIR module (owned by the caller, consumed).
 std::optional<Finding> checkTtir(ModuleOp module, const cpu::LaunchSpec &launch,
-                                 const Buffers &reference, int numWarps) {
+                                 const Buffers &reference, int numWarps,
+                                 const OptLevels &lowerLevels) {
   MLIRContext &ctx = env().context;
   PassManager pm(&ctx);
   mlir::tgpu::buildTtirPipeline(pm);
@@ -284,24 +389,27 @@ std::optional<Finding> checkTtir(ModuleOp module, const cpu::LaunchSpec &launch,
   options.target = "cuda:90";
   options.numWarps = numWarps;
   mlir::tgpu::buildTtirToTtgirPipeline(pm, options);
+  Phase phase("ttir passes");
   if (auto f = runChecked(pm, module, reference, launch, "ttir pipeline"))
     return f;
-  return lowerToPtx(module, "ttir pipeline");
+  return lowerAt(module, "ttir pipeline", lowerLevels);
 }
 
 // The checks on one TTGIR module: optionally the TTGIR passes, then PTX.
 std::optional<Finding> checkTtgir(ModuleOp module, const cpu::LaunchSpec &launch,
-                                  const Buffers &reference, bool optimize) {
+                                  const Buffers &reference, bool optimize,
+                                  const OptLevels &lowerLevels) {
   if (optimize) {
     PassManager pm(&env().context);
     pm.addPass(mlir::tgpu::createTritonGPUCoalesce());
     pm.addPass(mlir::tgpu::createTritonGPURemoveLayoutConversions());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    Phase phase("ttgir passes");
     if (auto f = runChecked(pm, module, reference, launch, "ttgir passes"))
       return f;
   }
-  return lowerToPtx(module, "ttgir");
+  return lowerAt(module, "ttgir", lowerLevels);
 }
 
 OwningOpRef<ModuleOp> parse(llvm::StringRef text, std::string &diagnostics) {
@@ -309,8 +417,10 @@ OwningOpRef<ModuleOp> parse(llvm::StringRef text, std::string &diagnostics) {
   // A copy: MLIR's lexer stops at the NUL after the buffer, and a slice of
   // a reproducer file need not have one.
   const std::string owned = text.str();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      owned, ParserConfig(&env().context, /*verifyAfterParse=*/true));
+  OwningOpRef<ModuleOp> module;
+  if (succeeded(mlir::tgpu::checkNesting(owned, "input", &env().context)))
+    module = parseSourceString<ModuleOp>(
+        owned, ParserConfig(&env().context, /*verifyAfterParse=*/true));
   diagnostics = diags.text;
   return module;
 }
@@ -347,9 +457,12 @@ std::optional<Finding> reference(ModuleOp module, const cpu::LaunchSpec &launch,
 std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   gen::ByteSource src(data);
   gen::GenPolicy policy;
+  std::optional<Phase> phase;
+  phase.emplace("generate + parse");
   gen::GeneratedProgram program = gen::generateProgram(src, policy);
   std::string diagnostics;
   OwningOpRef<ModuleOp> module = parse(program.ttir, diagnostics);
+  phase.reset();
   if (!module)
     return Finding{"generator-invalid", normalizeSignature(diagnostics),
                    diagnostics + "\nprogram:\n" + program.ttir};
@@ -358,16 +471,20 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   if (!cpu::LaunchSpec::parse(program.launch, launch, why))
     return Finding{"generator-invalid", "bad launch", why};
   Buffers ref;
+  phase.emplace("reference oracle");
   if (auto f = reference(*module, launch, ref, program.ttir))
     return f;
+  phase.reset();
   gen::VariantChoices choices = gen::drawVariantChoices(src, policy);
   policy.allowLinearLayouts = !choices.optimizeVariant;
 
   // The TTGIR variant is made from a copy of the TTIR before the pipeline
   // consumes it.
   OwningOpRef<ModuleOp> variant = module->clone();
-  if (auto f = checkTtir(*module, launch, ref, choices.pipelineWarps))
+  // The pipeline's output goes to PTX later, if the draw says so.
+  if (auto f = checkTtir(*module, launch, ref, choices.pipelineWarps, {}))
     return f;
+  phase.emplace("ttgir variant + oracle");
   {
     DiagnosticCollector diags(env().context);
     if (failed(gen::makeTtgirVariant(*variant, src, policy, choices.variantWarps)))
@@ -384,7 +501,16 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
     return Finding{"miscompile", "ttgir variant differs",
                    "convert-triton-to-tritongpu + random layouts: " + diff + "\n" +
                        printed(*variant)};
-  return checkTtgir(*variant, launch, ref, choices.optimizeVariant);
+  phase.reset();
+  // Drawn after the variant's bytes, so tgpu-gen --from-bytes (which does
+  // not lower) makes the same variant.
+  OptLevels level = {src.below(16) == 15 ? 3u : 0u};
+  if (src.below(4) == 3) {
+    if (auto f = lowerAt(*module, "ttir pipeline", level))
+      return f;
+    return checkTtgir(*variant, launch, ref, choices.optimizeVariant, {});
+  }
+  return checkTtgir(*variant, launch, ref, choices.optimizeVariant, level);
 }
 
 std::optional<Finding> runText(llvm::StringRef kind, llvm::StringRef text) {
@@ -399,12 +525,13 @@ std::optional<Finding> runText(llvm::StringRef kind, llvm::StringRef text) {
   Buffers ref;
   if (auto f = reference(*module, launch, ref, text))
     return f;
+  const OptLevels both = {0, 3};
   if (kind == "ttir") {
     int numWarps = launch.numWarps;
-    return checkTtir(*module, launch, ref, numWarps);
+    return checkTtir(*module, launch, ref, numWarps, both);
   }
   if (kind == "ttgir")
-    return checkTtgir(*module, launch, ref, /*optimize=*/true);
+    return checkTtgir(*module, launch, ref, /*optimize=*/true, both);
   return Finding{"bad-reproducer", "input kind",
                  "fuzz_pipeline reads input=bytes, ttir or ttgir, not " + kind.str()};
 }

@@ -3,17 +3,24 @@
 // target once. Regression files lose their header line first. Prints each
 // finding and exits 1 if there was any; a crash is a crash. ctest uses it to
 // replay corpus/regressions/<target>/ and the seed corpus.
+//
+// --repeat-for SECONDS (first argument): a throughput benchmark instead. The
+// inputs are read once, then run round after round for that long; prints
+// executions per second of the target function alone (ci/fuzz_speed.sh
+// --plain).
 #include "FuzzTarget.h"
 #include "Targets.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -47,19 +54,71 @@ static void collect(const TargetInfo &target, llvm::StringRef path, std::vector<
   }
 }
 
+// Runs the inputs round after round for `seconds`; findings are ignored
+// (only the rate is measured).
+static int benchmark(const TargetInfo &target, const std::vector<std::string> &files,
+                     double seconds) {
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> inputs;
+  for (const std::string &path : files) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    if (!buffer) {
+      llvm::errs() << path << ": " << buffer.getError().message() << "\n";
+      return 2;
+    }
+    inputs.push_back(std::move(*buffer));
+  }
+  if (inputs.empty()) {
+    llvm::errs() << target.name << "-replay: no inputs to time\n";
+    return 2;
+  }
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  uint64_t execs = 0;
+  double elapsed = 0;
+  do {
+    for (const auto &input : inputs) {
+      llvm::StringRef payload;
+      std::optional<RegressionHeader> header =
+          parseRegressionFile(input->getBuffer(), payload);
+      (void)runPayload(target, header ? llvm::StringRef(header->input) : "bytes",
+                       payload);
+      ++execs;
+    }
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < seconds);
+  llvm::outs() << target.name << "-replay: " << execs << " execs in "
+               << llvm::format("%.2f", elapsed) << " s, "
+               << llvm::format("%.0f", execs / elapsed) << " execs/s\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   const TargetInfo &target = tgpu::fuzz::TGPU_FUZZ_TARGET();
   if (argc < 2) {
     llvm::errs() << "usage: " << target.name
-                 << "-replay FILE|DIR...\n";
+                 << "-replay [--repeat-for SECONDS] FILE|DIR...\n";
     return 2;
+  }
+  double repeatFor = 0;
+  int first = 1;
+  if (llvm::StringRef(argv[1]) == "--repeat-for") {
+    if (argc < 4 || llvm::StringRef(argv[2]).getAsDouble(repeatFor) ||
+        !(repeatFor > 0)) {
+      llvm::errs() << target.name
+                   << "-replay: --repeat-for needs a positive number of "
+                      "seconds and inputs\n";
+      return 2;
+    }
+    first = 3;
   }
   std::vector<std::string> files;
   bool ok = true;
-  for (int i = 1; i < argc; ++i)
+  for (int i = first; i < argc; ++i)
     collect(target, argv[i], files, ok);
   std::sort(files.begin(), files.end());
+  if (repeatFor > 0)
+    return benchmark(target, files, repeatFor);
   unsigned findings = 0;
   for (const std::string &path : files) {
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);

@@ -12,6 +12,7 @@
 #include "Targets.h"
 
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "tgpu/Support/NestingLimit.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -26,7 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace tgpu::fuzz;
+using namespace ::tgpu::fuzz;
 
 namespace {
 
@@ -85,6 +86,10 @@ std::optional<Finding> run(llvm::ArrayRef<uint8_t> data) {
   // (parseSourceString does not copy), so the bytes go into a std::string.
   const std::string owned(reinterpret_cast<const char *>(data.data()), data.size());
   llvm::StringRef text(owned);
+  // Deeper than the tools accept: rejected before MLIR's parser (which has
+  // no depth limit and would overflow the stack), as tgpu-opt does.
+  if (mlir::tgpu::findExcessiveNesting(text))
+    return std::nullopt;
   Parsed first = parseAndVerify(text, /*verifyAfterParse=*/false);
   if (!first.module) {
     if (first.numErrors == 0)

@@ -75,8 +75,12 @@ struct CommandLine {
   cl::opt<bool> printAfterAll{
       "print-after-all",
       cl::desc("print the IR after every MLIR pass, and the LLVM IR after "
-               "translation and after O3 (to stderr)"),
+               "translation and after optimisation (to stderr)"),
       cl::cat(category)};
+  cl::opt<unsigned> optLevel{
+      "O", cl::desc("LLVM optimisation level: -O0, -O1, -O2, -O3 (default, "
+                    "as Triton)"),
+      cl::Prefix, cl::init(3), cl::cat(category)};
   cl::opt<bool> verifyEach{"verify-each",
                            cl::desc("verify the IR after every pass"),
                            cl::cat(category)};
@@ -116,11 +120,11 @@ void dropLlvmOptions(std::initializer_list<llvm::StringRef> names) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::install_fatal_error_handler(onLlvmFatalError);
-  dropLlvmOptions({"o", "arch", "num-warps", "emit", "metadata",
+  dropLlvmOptions({"o", "O", "arch", "num-warps", "emit", "metadata",
                    "print-after-all", "verify-each", "timing", "libdevice"});
   CommandLine cli;
   auto &[category, inputFile, outputFile, arch, numWarps, emit, metadataFile,
-         printAfterAll, verifyEach, timing, libdevice] = cli;
+         printAfterAll, optLevel, verifyEach, timing, libdevice] = cli;
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tgpu kernel compiler\n");
 
@@ -135,6 +139,9 @@ int main(int argc, char **argv) {
                   llvm::Twine(numWarps));
     options.numWarps = int(numWarps);
   }
+  if (optLevel > 3)
+    return fail("-O must be 0, 1, 2 or 3, got -O" + llvm::Twine(optLevel));
+  options.optLevel = optLevel;
   std::optional<EmitKind> emitKind = parseEmitKind(emit);
   if (!emitKind)
     return fail("unknown --emit '" + emit +

@@ -55,7 +55,7 @@ static cl::opt<std::string>
               cl::desc("generation policy overrides, key=value,... (keys: "
                        "int, float, math, compare, cast, view, load, reduce, "
                        "scan, dot, atomic, for, if, ops, depth, numel-log2, "
-                       "rank, outputs, trips, relayout, convert-pairs)"),
+                       "rank, outputs, trips, relayouts, convert-pairs)"),
               cl::init(""), cl::cat(genCategory));
 static cl::opt<std::string> fromBytes("from-bytes",
                                       cl::desc("generate from this file's "
@@ -78,8 +78,8 @@ static bool applyPolicy(llvm::StringRef text, GenPolicy &p, std::string &why) {
       {"if", &p.wIf},            {"ops", &p.maxOps},
       {"depth", &p.maxDepth},    {"numel-log2", &p.maxLog2Numel},
       {"rank", &p.maxRank},      {"outputs", &p.maxOutputs},
-      {"trips", &p.maxTripCount}, {"relayout", &p.relayoutPercent},
-      {"convert-pairs", &p.convertPairPercent}};
+      {"trips", &p.maxTripCount}, {"relayouts", &p.maxRelayouts},
+      {"convert-pairs", &p.maxConvertPairs}};
   llvm::SmallVector<llvm::StringRef> items;
   text.split(items, ',', -1, false);
   for (llvm::StringRef item : items) {

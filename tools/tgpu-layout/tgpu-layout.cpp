@@ -11,6 +11,7 @@
 // in memory first: on any error only a message goes to stderr (exit code 1).
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Layout/Render.h"
+#include "tgpu/Support/NestingLimit.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -126,6 +127,9 @@ Expected<TensorInfo> parseTensorType(MLIRContext &ctx, StringRef text) {
   if (text.empty())
     return fail("Must specify the tensor type argument");
   DiagnosticCapture diags(ctx);
+  if (auto v = mlir::tgpu::findExcessiveNesting(text))
+    return fail("Fail to parse the tensor type argument: " + text,
+                "column " + std::to_string(v->column) + ": " + v->message);
   Type type = parseType(text.trim(), &ctx); // trimmed: see parseLayoutText
   if (!type)
     return fail("Fail to parse the tensor type argument: " + text, diags.str());
@@ -151,6 +155,9 @@ Expected<TensorInfo> parseTensorType(MLIRContext &ctx, StringRef text) {
 
 Expected<Attribute> parseLayoutText(MLIRContext &ctx, StringRef text) {
   DiagnosticCapture diags(ctx);
+  if (auto v = mlir::tgpu::findExcessiveNesting(text))
+    return fail("Invalid layout attribute: " + text,
+                "column " + std::to_string(v->column) + ": " + v->message);
   // Trimmed: MLIR's parseAttribute miscounts a leading blank and reports
   // "found trailing characters" for a valid attribute.
   Attribute attr = parseAttribute(text.trim(), &ctx);

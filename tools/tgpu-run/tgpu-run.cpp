@@ -10,6 +10,7 @@
 #include "Interpreter.h"
 #include "RunArgs.h"
 #include "Values.h"
+#include "tgpu/Support/NestingLimit.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -121,6 +122,10 @@ int main(int argc, char **argv) {
     return fail(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diag(sourceMgr, &context);
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(1);
+  if (failed(mlir::tgpu::checkNesting(buffer->getBuffer(),
+                                      buffer->getBufferIdentifier(), &context)))
+    return 1;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)

@@ -2,6 +2,7 @@
 
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
+#include "tgpu/Support/NestingLimit.h"
 #include "tgpu/Target/PTX.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -154,7 +155,7 @@ llvm::Expected<const PtxTarget *>
 Compiler::Impl::targetFor(const GpuArch &arch) {
   std::unique_ptr<PtxTarget> &slot = targets[arch.name];
   if (!slot) {
-    auto created = PtxTarget::create(arch);
+    auto created = PtxTarget::create(arch, options.optLevel);
     if (!created)
       return created.takeError();
     slot = std::move(*created);
@@ -273,6 +274,9 @@ Compiler::create(const CompilerOptions &options) {
     return llvm::createStringError(
         "num-warps must be a power of two in 1..32, got " +
         std::to_string(*options.numWarps));
+  if (options.optLevel > 3)
+    return llvm::createStringError("optimisation level must be 0..3, got " +
+                                   std::to_string(options.optLevel));
   if (options.metadata && options.emit == EmitKind::Ttgir)
     return llvm::createStringError(
         "metadata needs an emit stage at or after llvm-mlir");
@@ -353,8 +357,9 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
   {
     TimingScope scope = self.rootTiming.nest("parse");
     // Verified below, so that a verifier error gets its own summary.
-    module = parseSourceFile<ModuleOp>(
-        sourceMgr, ParserConfig(&self.context, /*verifyAfterParse=*/false));
+    if (succeeded(checkNesting(sourceText, bufferName, &self.context)))
+      module = parseSourceFile<ModuleOp>(
+          sourceMgr, ParserConfig(&self.context, /*verifyAfterParse=*/false));
   }
   if (!module)
     return fail("cannot parse " + bufferName);
@@ -426,12 +431,13 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
     self.printLlvmAfter("translation", *llvmModule);
 
   {
-    TimingScope scope = self.rootTiming.nest("LLVM O3");
+    TimingScope scope =
+        self.rootTiming.nest("LLVM O" + std::to_string(options.optLevel));
     if (llvm::Error error = (*target)->optimize(*llvmModule))
       return failWith(std::move(error));
   }
   if (options.printAfterAll)
-    self.printLlvmAfter("O3", *llvmModule);
+    self.printLlvmAfter("O" + std::to_string(options.optLevel), *llvmModule);
 
   // Like Triton's kernel.asm['llir']: the LLVM IR after optimisation.
   if (options.emit == EmitKind::Llir) {

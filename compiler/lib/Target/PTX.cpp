@@ -122,12 +122,17 @@ private:
 };
 } // namespace
 
-PtxTarget::PtxTarget(GpuArch arch, std::unique_ptr<llvm::TargetMachine> tm)
-    : gpuArch(std::move(arch)), machine(std::move(tm)) {}
+PtxTarget::PtxTarget(GpuArch arch, unsigned optLevel,
+                     std::unique_ptr<llvm::TargetMachine> tm)
+    : gpuArch(std::move(arch)), level(optLevel), machine(std::move(tm)) {}
 PtxTarget::~PtxTarget() = default;
 
 llvm::Expected<std::unique_ptr<PtxTarget>>
-PtxTarget::create(const GpuArch &arch) {
+PtxTarget::create(const GpuArch &arch, unsigned optLevel) {
+  if (optLevel > 3)
+    return llvm::createStringError("optimisation level " +
+                                   std::to_string(optLevel) +
+                                   " is not one of 0, 1, 2, 3");
   initializeNvptx();
   llvm::Triple triple(kTriple);
   std::string error;
@@ -140,11 +145,11 @@ PtxTarget::create(const GpuArch &arch) {
   std::string features = "+ptx" + std::to_string(kPtxVersion);
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, arch.name, features, options, std::nullopt, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      *llvm::CodeGenOpt::getLevel(int(optLevel))));
   if (!tm)
     return llvm::createStringError("cannot create the NVPTX target machine "
                                    "for " + arch.name);
-  return std::unique_ptr<PtxTarget>(new PtxTarget(arch, std::move(tm)));
+  return std::unique_ptr<PtxTarget>(new PtxTarget(arch, optLevel, std::move(tm)));
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
@@ -178,11 +183,16 @@ llvm::Error PtxTarget::optimize(llvm::Module &module) const {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
   llvm::ModulePassManager mpm =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+      level == 0 ? builder.buildO0DefaultPipeline(levels[0])
+                 : builder.buildPerModuleDefaultPipeline(levels[level]);
   ScopedLlvmDiagnostics diagnostics(module.getContext());
   mpm.run(module, mam);
-  return diagnostics.takeError("LLVM's O3 pipeline failed");
+  return diagnostics.takeError("LLVM's O" + std::to_string(level) +
+                               " pipeline failed");
 }
 
 llvm::Expected<std::string> PtxTarget::emitPtx(llvm::Module &module) const {

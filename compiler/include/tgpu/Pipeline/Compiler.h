@@ -42,10 +42,14 @@ struct CompilerOptions {
   // Also describe the kernel (CompileResult::metadata); needs an emit stage
   // at or after llvm-mlir and exactly one kernel in the module.
   bool metadata = false;
+  // LLVM's optimisation pipeline and code generator level, 0..3 (clang's
+  // -O0..-O3); 3 is what Triton uses. Lower levels compile faster (the
+  // fuzzer's choice) and keep every MLIR pass.
+  unsigned optLevel = 3;
   // Verify after every pass; otherwise the module is verified once per stage.
   bool verifyEach = false;
   // Print the IR after every MLIR pass and the LLVM IR after translation and
-  // after O3 to `irStream` (MLIR multithreading is turned off for this).
+  // after optimisation to `irStream` (MLIR multithreading is turned off for this).
   bool printAfterAll = false;
   llvm::raw_ostream *irStream = &llvm::errs();
   // Time every pass and back-end phase; Compiler::printTiming reports them.

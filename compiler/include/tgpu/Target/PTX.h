@@ -47,11 +47,15 @@ std::string ptxVersionString(); // "8.4"
 // Registers the builtin, LLVM and NVVM dialect translations to LLVM IR.
 void registerLlvmTranslations(DialectRegistry &registry);
 
-// One NVPTX TargetMachine for one arch, created once and reused for every
-// kernel: creating it costs far more than the per-kernel work.
+// One NVPTX TargetMachine for one arch and optimisation level, created once
+// and reused for every kernel: creating it costs far more than the
+// per-kernel work.
 class PtxTarget {
 public:
-  static llvm::Expected<std::unique_ptr<PtxTarget>> create(const GpuArch &arch);
+  // optLevel 0..3: LLVM's O0..O3 pipeline and code generator level (as
+  // clang -O0..-O3); Triton compiles at 3.
+  static llvm::Expected<std::unique_ptr<PtxTarget>>
+  create(const GpuArch &arch, unsigned optLevel = 3);
   ~PtxTarget();
 
   const GpuArch &arch() const { return gpuArch; }
@@ -60,14 +64,18 @@ public:
   // layout set, verified. Translation diagnostics go to the MLIR context.
   llvm::Expected<std::unique_ptr<llvm::Module>>
   translate(ModuleOp module, llvm::LLVMContext &llvmContext) const;
-  // LLVM's default O3 pipeline (new pass manager) with this target's hooks.
+  // LLVM's default pipeline at this target's level (new pass manager) with
+  // the target's hooks.
   llvm::Error optimize(llvm::Module &module) const;
+  unsigned optLevel() const { return level; }
   // PTX text for a module translated by `translate`.
   llvm::Expected<std::string> emitPtx(llvm::Module &module) const;
 
 private:
-  PtxTarget(GpuArch arch, std::unique_ptr<llvm::TargetMachine> tm);
+  PtxTarget(GpuArch arch, unsigned optLevel,
+            std::unique_ptr<llvm::TargetMachine> tm);
   GpuArch gpuArch;
+  unsigned level;
   std::unique_ptr<llvm::TargetMachine> machine;
 };
 
@@ -80,7 +88,8 @@ bool usesLibdevice(const llvm::Module &module);
 
 // Links into `module` the libdevice functions it uses (and what they use)
 // from the bitcode at `path`, internalized, and sets the nvvm-reflect-ftz
-// module flag (0: no flush-to-zero) that NVVMReflect, in the O3 pipeline,
+// module flag (0: no flush-to-zero) that NVVMReflect, in the optimisation
+// pipeline (and NVPTX's code generator, which also runs it at O0),
 // resolves libdevice's __nvvm_reflect calls with. The bitcode is parsed once
 // per process and path; each distinct set of needed functions is cut from it
 // once and cached. Errors name the path: a missing or unreadable file, or a
