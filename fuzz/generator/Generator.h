@@ -59,10 +59,7 @@ struct GenPolicy {
   // large programs' kernels huge and the campaign slow.
   unsigned maxRelayouts = 8;     // ops given a random layout
   unsigned maxConvertPairs = 4;  // values sent through a random layout and back
-  // #ttg.linear among the random layouts. fuzz_pipeline turns it off for
-  // variants that go through the TTGIR passes: remove-layout-conversions
-  // carries a linear layout onto a differently shaped tensor (a known,
-  // unfixed finding, issue 7's note).
+  // #ttg.linear among the random layouts.
   bool allowLinearLayouts = true;
 };
 

@@ -476,7 +476,6 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
     return f;
   phase.reset();
   gen::VariantChoices choices = gen::drawVariantChoices(src, policy);
-  policy.allowLinearLayouts = !choices.optimizeVariant;
 
   // The TTGIR variant is made from a copy of the TTIR before the pipeline
   // consumes it.

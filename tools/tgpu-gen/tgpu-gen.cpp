@@ -156,16 +156,13 @@ int main(int argc, char **argv) {
     if (!writeFile(base + ".ttir", program.ttir, why))
       return fail(why);
     VariantChoices choices = drawVariantChoices(src, policy);
-    // As fuzz_pipeline does, so the same bytes make the same variant.
-    GenPolicy variantPolicy = policy;
-    variantPolicy.allowLinearLayouts = !choices.optimizeVariant;
     if (ttgirOpt) {
       mlir::OwningOpRef<mlir::ModuleOp> module =
           mlir::parseSourceString<mlir::ModuleOp>(program.ttir, &context);
       if (!module)
         return fail(stem + ": the generated TTIR does not parse (a generator "
                            "bug; the file is kept)");
-      if (failed(makeTtgirVariant(*module, src, variantPolicy, choices.variantWarps)))
+      if (failed(makeTtgirVariant(*module, src, policy, choices.variantWarps)))
         return fail(stem + ": the TTGIR variant is invalid (a generator bug)");
       std::string text;
       llvm::raw_string_ostream os(text);
