@@ -88,7 +88,8 @@ cmake --build "$BUILD" --target "${TARGET_LIST[@]}" tgpu-gen tgpu-repro -- -j"${
 # Leaks: the targets keep one MLIR context per process on purpose.
 # Container-overflow: libLLVM/libMLIR are not instrumented, and their inline
 # std::vector code would give false reports.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:detect_container_overflow=0:abort_on_error=1:symbolize=1}
+# malloc_context_size / quarantine: see fuzz/targets/LibFuzzerEntry.cpp.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:detect_container_overflow=0:malloc_context_size=4:quarantine_size_mb=64:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 mkdir -p "$OUT"

@@ -54,7 +54,7 @@ fi
 BUILD=${TGPU_FUZZ_BUILD_DIR:-build-fuzz}
 [ -f "$BUILD/build.ninja" ] || { echo "ci/fuzz_speed.sh: no $BUILD; run ci/fuzz.sh once first" >&2; exit 2; }
 cmake --build "$BUILD" --target "${LIST[@]}" -- -j"${TGPU_JOBS:-$(nproc)}" > /dev/null
-export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:detect_container_overflow=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=0:detect_container_overflow=0:malloc_context_size=4:quarantine_size_mb=64}
 printf '%-20s %10s %10s %10s\n' target execs execs/s goal
 for t in "${LIST[@]}"; do
   tmp=$(mktemp -d)
