@@ -189,17 +189,15 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
       setDefaultBlockArgs(func.getBody().front());
     return success();
   }
-  // Ops whose layout follows their operand's.
+  // Reduce and scan read every operand in the default layout of its shape,
+  // as Triton's patterns get them from the conversion's adaptor: an earlier
+  // reduction's slice-layout result is converted back (right after its
+  // definition) even when another operand is a blocked make_range. Triton
+  // 3.6 prints exactly that for an argmax over a row sum (checked on the
+  // GPU machine, session 6); the results follow the operands' layout.
   if (auto reduce = dyn_cast<triton::ReduceOp>(op)) {
     unsigned axis = reduce.getAxis();
-    // Every operand in the first one's layout: the operands of a
-    // multi-operand reduce can come with different ones (an argmax over an
-    // earlier reduction's slice-layout result and a blocked make_range; found
-    // by fuzz_pipeline), and tt.reduce needs one.
-    Attribute first = encodingOf(op->getOperand(0));
-    for (unsigned i = 1; i < op->getNumOperands(); ++i)
-      if (auto t = dyn_cast<RankedTensorType>(op->getOperand(i).getType()))
-        require(op, i, withEncoding(t, first));
+    requireDefaults(op);
     for (auto [i, r] : llvm::enumerate(op->getResults())) {
       auto t = dyn_cast<RankedTensorType>(r.getType());
       if (!t)
@@ -210,6 +208,7 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
     return success();
   }
   if (isa<triton::ScanOp>(op)) {
+    requireDefaults(op);
     for (auto [r, v] : llvm::zip(op->getResults(), op->getOperands()))
       r.setType(v.getType());
     return success();
