@@ -124,22 +124,29 @@ std::string normalizeSignature(llvm::StringRef text, size_t maxLength) {
 llvm::ArrayRef<uint8_t> placeBeforeGuardPage(llvm::ArrayRef<uint8_t> data) {
   static uint8_t *base = nullptr;
   static size_t usable = 0; // bytes before the guard page
+  static bool warned = false;
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   if (!base || data.size() > usable) {
     if (base)
       munmap(base, usable + page);
+    base = nullptr;
     usable = std::max<size_t>(page, (data.size() + page - 1) / page * page);
     void *p = mmap(nullptr, usable + page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-      llvm::errs() << "placeBeforeGuardPage: mmap of " << usable + page
-                   << " bytes failed\n";
-      std::abort();
-    }
-    base = static_cast<uint8_t *>(p);
-    if (mprotect(base + usable, page, PROT_NONE) != 0) {
-      llvm::errs() << "placeBeforeGuardPage: mprotect failed\n";
-      std::abort();
+    if (p != MAP_FAILED && mprotect(static_cast<uint8_t *>(p) + usable, page,
+                                    PROT_NONE) == 0) {
+      base = static_cast<uint8_t *>(p);
+    } else {
+      // No guard for this input (an input too large to map): it still runs,
+      // only reads past its end go unnoticed.
+      if (p != MAP_FAILED)
+        munmap(p, usable + page);
+      usable = 0;
+      if (!warned)
+        llvm::errs() << "placeBeforeGuardPage: cannot map a guarded copy of "
+                     << data.size() << " bytes; running unguarded\n";
+      warned = true;
+      return data;
     }
   }
   uint8_t *start = base + usable - data.size();

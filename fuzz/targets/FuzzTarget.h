@@ -49,6 +49,7 @@ struct TargetInfo {
 // the input's end faults at once, also in the uninstrumented libMLIR/libLLVM
 // that ASan does not watch (MLIR's lexer, given a buffer without a NUL after
 // it, reads on). The copy lives until the next call; single-threaded.
+// When no guarded copy can be mapped, `data` itself comes back (unguarded).
 llvm::ArrayRef<uint8_t> placeBeforeGuardPage(llvm::ArrayRef<uint8_t> data);
 
 // Runs a regression file's payload the way its header says, from a copy
