@@ -103,10 +103,11 @@ Bases cgaBases(ByteSource &src, unsigned rank, unsigned numCTAs) {
 // Linear: the tensor's index bits dealt to distinct random register / lane /
 // warp slots (registers as many as needed, sometimes one or two more when
 // `spareRegs`), zero bases in the spare slots, then XOR mixing of bases
-// (b_j ^= b_i keeps their span, so every element stays covered).
+// (b_j ^= b_i keeps their span, so every element stays covered), across
+// dims only when `swizzle` (shared layouts).
 void linearBases(ByteSource &src, llvm::ArrayRef<int64_t> shape, int laneBits,
-                 int warpBits, bool spareRegs, Bases &reg, Bases &lane,
-                 Bases &warp) {
+                 int warpBits, bool spareRegs, bool swizzle, Bases &reg,
+                 Bases &lane, Bases &warp) {
   unsigned rank = shape.size();
   std::vector<std::pair<unsigned, int>> bits; // (dim, bit)
   for (unsigned d = 0; d < rank; ++d)
@@ -122,9 +123,19 @@ void linearBases(ByteSource &src, llvm::ArrayRef<int64_t> shape, int laneBits,
   Bases all(slots, std::vector<int64_t>(rank, 0));
   for (size_t t = 0; t < bits.size(); ++t)
     all[slot[t]][bits[t].first] = int64_t(1) << bits[t].second;
+  // A distributed linear layout whose basis moves along two dims is invalid
+  // (Triton 3.6 rejects it).
+  auto dimOf = [&](const std::vector<int64_t> &b) {
+    int d = -1;
+    for (unsigned k = 0; k < rank; ++k)
+      if (b[k])
+        d = int(k);
+    return d;
+  };
   for (int m = src.below(slots + 1); m > 0 && slots > 1; --m) {
     int i = src.below(slots), j = src.below(slots);
-    if (i != j)
+    int di = dimOf(all[i]), dj = dimOf(all[j]);
+    if (i != j && (swizzle || di < 0 || dj < 0 || di == dj))
       for (unsigned d = 0; d < rank; ++d)
         all[j][d] ^= all[i][d];
   }
@@ -137,7 +148,7 @@ Spec linear(ByteSource &src, llvm::ArrayRef<int64_t> shape, unsigned numWarps) {
   Spec s;
   s.kind = LayoutKind::Linear;
   s.rank = shape.size();
-  linearBases(src, shape, 5, log2Of(numWarps), /*spareRegs=*/true, s.reg,
+  linearBases(src, shape, 5, log2Of(numWarps), /*spareRegs=*/true, /*swizzle=*/false, s.reg,
               s.lane, s.warp);
   return s;
 }
@@ -222,7 +233,8 @@ Spec sharedLinear(ByteSource &src, llvm::ArrayRef<int64_t> shape) {
   s.rank = shape.size();
   Bases lane, warp;
   // Exactly one offset per element: every index bit to an offset bit.
-  linearBases(src, shape, 0, 0, /*spareRegs=*/false, s.offset, lane, warp);
+  linearBases(src, shape, 0, 0, /*spareRegs=*/false, /*swizzle=*/true, s.offset, lane,
+              warp);
   s.alignment = int64_t(1) << src.below(8);
   return s;
 }
@@ -563,11 +575,20 @@ bool breakSpec(ByteSource &src, Spec &s, llvm::ArrayRef<int64_t> shape,
       return true;
     }
   case LayoutKind::Linear: {
-    switch (src.below(5)) {
+    switch (src.below(6)) {
     case 0:
       s.lane.push_back(std::vector<int64_t>(rank, 0));
       defect = "64 lanes";
       return true;
+    case 5: { // a basis along two dims (only shared layouts may swizzle)
+      if (rank < 2 || shape[0] < 2 || shape[1] < 2)
+        return false;
+      Bases *b = !s.reg.empty() ? &s.reg : &s.lane;
+      auto &basis = (*b)[src.below(b->size())];
+      basis[0] |= 1, basis[1] |= 1;
+      defect = "basis along two dims";
+      return true;
+    }
     case 1:
       s.warp.push_back(std::vector<int64_t>(rank, 0));
       defect = "warp bases != log2(num-warps)";

@@ -154,8 +154,8 @@ private:
         return;
     }
     Attribute layout = randomLayout(first.getShape());
-    // Known gap (issue note, session 5): the scan lowering rejects #ttg.linear
-    // layouts whose lanes step along several bits of the scanned axis.
+    // Known gap: the scan lowering rejects #ttg.linear layouts whose bases
+    // step along several bits of the scanned axis (a basis of 3, say).
     // Until it handles them, scans get the other kinds (reductions likewise,
     // relayoutReduce).
     if (isa<tt::ScanOp>(op) && isa_and_nonnull<ttg::LinearEncodingAttr>(layout))
@@ -210,8 +210,8 @@ private:
           distributedTensor(v.getType()).getShape() != in.getShape())
         return;
     Attribute layout = randomLayout(in.getShape());
-    // The reduce lowering has the scan's gap: lanes stepping along the axis
-    // and another dim at once are rejected.
+    // The reduce lowering has the scan's gap (bases stepping along several
+    // bits of the axis).
     if (!layout || isa<ttg::LinearEncodingAttr>(layout))
       return;
     // A rank-1 reduction gives scalars, which have no layout.

@@ -185,24 +185,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A lane bit that moves along both dims.
-#l = #ttg.linear<{register = [], lane = [[1, 1], [2, 0], [4, 0], [0, 1], [0, 2]], warp = [[0, 0], [0, 0]], block = []}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @scan_diagonal(%x: tensor<8x4xf32, #l>, %p: tensor<8x4x!tt.ptr<f32>, #l>) {
-    // expected-error @below {{cannot scan this layout: lane bit 0 moves along the axis and another dim at once}}
-    // expected-error @below {{failed to legalize operation 'tt.scan'}}
-    %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
-    ^bb0(%a: f32, %c: f32):
-      %d = arith.addf %a, %c : f32
-      tt.scan.return %d : f32
-    }) : (tensor<8x4xf32, #l>) -> tensor<8x4xf32, #l>
-    tt.store %p, %s : tensor<8x4x!tt.ptr<f32>, #l>
-    tt.return
-  }
-}
-
-// -----
-
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #c = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

@@ -118,6 +118,19 @@
 
 // -----
 
+// A distributed basis moving along two dims at once: Triton 3.6 rejects it
+// with this text (register, lane and warp bases alike; checked on the GPU
+// machine by parsing such layouts with Triton's own parser).
+// expected-error @+1 {{In a distributed layout, each base must move in at most one dimension.}}
+#bad = #ttg.linear<{register = [[0, 1], [1, 4]], lane = [], warp = [], block = []}>
+
+// -----
+
+// expected-error @+1 {{In a distributed layout, each base must move in at most one dimension.}}
+#bad = #ttg.linear<{register = [], lane = [[1, 0], [0, 1]], warp = [[1, 1]], block = []}>
+
+// -----
+
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // expected-error @+1 {{#ttg.blocked layout has rank 2 but the tensor has rank 1}}
 tt.func @rank_mismatch(%x: tensor<16xf32, #blocked>) {

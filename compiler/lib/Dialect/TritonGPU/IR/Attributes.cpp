@@ -656,6 +656,14 @@ LogicalResult LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emit
   for (auto [name, flat] : llvm::zip(kLinearDims, all))
     if (failed(checkBases(emitError, name, flat, rank)))
       return failure();
+  // Triton 3.6 rejects a distributed linear layout with a basis that moves
+  // along two dims at once (checked there by parsing such layouts), with
+  // this text; only shared layouts may swizzle.
+  for (ArrayRef<int32_t> flat : all)
+    for (size_t i = 0; rank && i < flat.size(); i += rank)
+      if (llvm::count_if(flat.slice(i, rank), [](int32_t v) { return v != 0; }) > 1)
+        return emitError()
+               << "In a distributed layout, each base must move in at most one dimension.";
   return success();
 }
 
