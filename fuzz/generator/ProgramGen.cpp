@@ -1202,8 +1202,8 @@ void ProgramGen::genView() {
     add(r);
     return;
   }
-  case 4: { // split (needs a minor dim of 2)
-    if (rank == 0 || s.back() != 2)
+  case 4: { // split (needs a minor dim of 2 and leaves a tensor: rank >= 2)
+    if (rank < 2 || s.back() != 2)
       break;
     Shape ns(s.begin(), s.end() - 1);
     VType nt = a.type;
