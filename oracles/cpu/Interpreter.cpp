@@ -2074,6 +2074,21 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
       else
         v.i = {maskBits(uint64_t(a.intValue), et->bits)};
     }
+    // An integer argument annotated tt.divisibility = d promises a multiple
+    // of d; compilers vectorise masks and addresses on that promise (a
+    // launch of vector_add with n = 1 makes both tgpu's and Triton's kernels
+    // store past n), so a launch that breaks it is undefined behaviour.
+    if (auto d = func.getArgAttrOfType<IntegerAttr>(unsigned(i), "tt.divisibility");
+        d && d.getInt() > 1 && !a.isBuffer && !isa<FloatType>(t) &&
+        a.intValue % d.getInt() != 0) {
+      UBReport r;
+      r.kind = "divisibility-contract";
+      r.op = "tt.func";
+      r.location = locString(func);
+      r.message = "argument " + std::to_string(i) + " is " + std::to_string(a.intValue) +
+                  ", not a multiple of its tt.divisibility " + std::to_string(d.getInt());
+      return llvm::make_error<UndefinedBehavior>(std::move(r));
+    }
     bound.push_back(std::move(v));
   }
   for (int64_t z = 0; z < options.grid[2]; ++z)
