@@ -42,3 +42,8 @@ if os.path.isfile(libdevice):
     config.available_features.add("libdevice")
 if "TGPU_LIBDEVICE" in os.environ:
     config.environment["TGPU_LIBDEVICE"] = os.environ["TGPU_LIBDEVICE"]
+
+# The GPU runner is built where a CUDA toolkit (cuda.h) is found; its tests
+# run it with --simulate, so they need no GPU.
+if os.path.exists(os.path.join(config.tgpu_obj_root, "bin", "tgpu-gpu-run")):
+    config.available_features.add("tgpu-gpu-run")

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Adds Triton 3.6's compilation of each bundle's kernel as a second image
+(impl "triton") to its meta.json, for tgpu-gpu-run's three-way comparison
+(tgpu, Triton, the CPU reference). Runs on the GPU machine, where Triton is.
+
+Triton compiles the bundle's kernel.ttir (or kernel.ttgir) for the same
+target (cuda:90 by default) and num-warps as tgpu did; its cubin goes into
+the bundle as triton.cubin. Triton's kernels take pointer parameters after
+the kernel's own (global and profile scratch in 3.x): their count comes from
+the PTX entry's parameter list and their sizes from the metadata
+(global_scratch_size, profile_scratch_size), per program. A kernel Triton
+rejects keeps tgpu's image only, and the reason is written to
+triton_error.txt in its bundle (a finding against Triton's front end only
+when tgpu and the reference accept the kernel; listed at the end).
+
+usage: add_triton_images.py [--jobs N] [--arch 90] BUNDLE_OR_DIR...
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import sys
+import time
+
+
+def find_bundles(path):
+    if os.path.isfile(os.path.join(path, "meta.json")):
+        return [path]
+    found = []
+    for name in sorted(os.listdir(path)):
+        sub = os.path.join(path, name)
+        if os.path.isdir(sub):
+            found += find_bundles(sub)
+    return found
+
+
+def entry_param_count(ptx, entry):
+    m = re.search(r"\.entry\s+" + re.escape(entry) + r"\s*\((.*?)\)", ptx, re.S)
+    if not m:
+        return None
+    return len(re.findall(r"\.param\s", m.group(1)))
+
+
+def add_image(job):
+    bundle, arch = job
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    with open(os.path.join(bundle, "meta.json")) as f:
+        meta = json.load(f)
+    meta["images"] = [im for im in meta["images"] if im["impl"] != "triton"]
+    err_path = os.path.join(bundle, "triton_error.txt")
+    if os.path.exists(err_path):
+        os.remove(err_path)
+    kernel = meta.get("kernel")
+    if not kernel:
+        return bundle, "no kernel file in the bundle"
+    # Triton's MLIR diagnostics (and the module it dumps on a failed pass)
+    # go to the process's stderr: catch them in the bundle's error file.
+    log_fd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    saved = os.dup(2)
+    os.dup2(log_fd, 2)
+    try:
+        options = {"num_warps": int(meta.get("num_warps", 4))}
+        if kernel.endswith(".ttgir"):
+            options = {}
+        compiled = triton.compile(os.path.join(bundle, kernel),
+                                  target=GPUTarget("cuda", arch, 32), options=options)
+        md = compiled.metadata
+        ptx = compiled.asm["ptx"]
+        nparams = entry_param_count(ptx, md.name)
+        nargs = len(meta["args"])
+        if nparams is None or nparams < nargs:
+            raise RuntimeError("cannot match Triton's entry %s parameters (%s) with %d arguments"
+                               % (md.name, nparams, nargs))
+        sizes = [int(getattr(md, "global_scratch_size", 0) or 0),
+                 int(getattr(md, "profile_scratch_size", 0) or 0)]
+        extra = nparams - nargs
+        scratch = (sizes + [0] * extra)[:extra]
+        with open(os.path.join(bundle, "triton.cubin"), "wb") as f:
+            f.write(compiled.asm["cubin"])
+        with open(os.path.join(bundle, "triton.ptx"), "w") as f:
+            f.write(ptx)
+        image = {"impl": "triton", "file": "triton.cubin", "entry": md.name,
+                 "block": [32 * int(md.num_warps), 1, 1], "shared_bytes": int(md.shared)}
+        if scratch:
+            image["scratch_per_program"] = scratch
+        meta["images"].append(image)
+        result = None
+    except Exception as e:  # Triton's front end or back end said no
+        # The first located error Triton printed says more than the exception.
+        os.write(2, (str(e) + "\n").encode())
+        result = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(log_fd)
+    if result is None:
+        os.remove(err_path)
+    else:
+        with open(err_path, errors="replace") as f:
+            located = [l for l in f if ": error: " in l]
+        if located:
+            result = located[0].strip()
+    # Atomically: a run cut short by --budget leaves no half-written meta.json.
+    tmp = os.path.join(bundle, "meta.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(meta, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, os.path.join(bundle, "meta.json"))
+    return bundle, result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    ap.add_argument("--arch", type=int, default=90)
+    ap.add_argument("--budget", type=float, default=0,
+                    help="stop handing out kernels after this many seconds")
+    ap.add_argument("paths", nargs="+")
+    args = ap.parse_args()
+    bundles = []
+    for p in args.paths:
+        if not os.path.isdir(p):
+            sys.exit("add_triton_images: '%s' is not a folder" % p)
+        bundles += find_bundles(p)
+    if not bundles:
+        sys.exit("add_triton_images: no bundle found")
+    jobs = [(b, args.arch) for b in bundles]
+    ctx = multiprocessing.get_context("spawn")
+    failed = []
+    start = time.time()
+    done = 0
+    with ctx.Pool(max(1, args.jobs)) as pool:
+        pending = [pool.apply_async(add_image, (j,)) for j in jobs]
+        for p in pending:
+            left = args.budget - (time.time() - start) if args.budget else None
+            if left is not None and left <= 0:
+                break
+            try:
+                bundle, err = p.get(timeout=left)
+            except multiprocessing.TimeoutError:
+                break
+            done += 1
+            if err:
+                failed.append((bundle, err))
+        pool.terminate()
+    print("add_triton_images: %d bundles, %d handled in %.0f s: Triton compiled %d, rejected %d"
+          % (len(bundles), done, time.time() - start, done - len(failed), len(failed)))
+    for bundle, err in sorted(failed):
+        print("  triton rejected %s: %s" % (os.path.basename(bundle), err[:200]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU machine's half of the GPU oracle: builds tgpu-gpu-run (CUDA driver
+# API only, no LLVM), optionally adds Triton's compilation of every kernel
+# (add_triton_images.py, for the three-way comparison), runs every bundle
+# and writes the report.
+#
+#   oracles/gpu/gpu-campaign.sh [--triton] [--triton-budget S] [--out DIR]
+#                               [--jobs N] [--timeout S] [--budget S] BUNDLE_DIR...
+#
+# --out (default gpu-report/, or $OUT/ when that is set, as on the device
+# machine) receives report.txt (the runner's output), report.json (every
+# case), failed/ (the GPU buffers of failing images) and build.log.
+# Exit status: the runner's (0 all passed, 1 some did not, 2 no GPU or bad
+# bundles), or 3 when the build failed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+triton=0
+triton_budget=0
+out=${OUT:-gpu-report}
+runner_args=()
+paths=()
+while (($#)); do
+  case "$1" in
+    --triton) triton=1; shift ;;
+    --triton-budget) triton=1; triton_budget=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --jobs|--timeout|--budget) runner_args+=("$1" "$2"); shift 2 ;;
+    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    -*) echo "gpu-campaign.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) paths+=("$1"); shift ;;
+  esac
+done
+[ ${#paths[@]} -gt 0 ] || { echo "gpu-campaign.sh: no bundle folder given" >&2; exit 2; }
+mkdir -p "$out"
+
+# A fresh build folder each time (a few seconds): the device machine keeps
+# ignored folders between calls, and a cache made by another cmake or
+# generator there broke a rebuild once.
+build=${TGPU_GPU_BUILD_DIR:-$(mktemp -d /tmp/tgpu-gpu-build.XXXXXX)}
+if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1; then
+  tail -30 "$out/build.log"
+  echo "gpu-campaign.sh: building tgpu-gpu-run failed (log: $out/build.log)" >&2
+  exit 3
+fi
+
+if [ "$triton" = 1 ]; then
+  start=$(date +%s)
+  python3 "$here/add_triton_images.py" --budget "$triton_budget" "${paths[@]}" 2>&1 | tee "$out/triton.txt"
+  echo "gpu-campaign.sh: Triton images in $(( $(date +%s) - start )) s"
+fi
+
+"$build/bin/tgpu-gpu-run" --quiet --json "$out/report.json" --save-failed "$out/failed" \
+  "${runner_args[@]}" "${paths[@]}" 2>&1 | tee "$out/report.txt"
+exit "${PIPESTATUS[0]}"
