@@ -11,6 +11,7 @@
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Support/PlantedBugs.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -113,13 +114,18 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
     }
 
     // 2. Lanes.
-    for (int bit : *laneBits)
+    for (int bit : *laneBits) {
+      // The planted GPU-oracle bug: the last butterfly step is left out, so
+      // lanes combine only part of the axis (wrong only on the GPU).
+      if (bit == laneBits->back() && ::tgpu::isPlantedBugEnabled("reduce-skip-lane-step"))
+        continue;
       for (Group &g : groups) {
         SmallVector<Value> other;
         for (Value v : g.acc)
           other.push_back(shuffleXor(rewriter, loc, v, 1 << bit));
         g.acc = combine(rewriter, op, g.acc, other);
       }
+    }
 
     // 3. Warps, through shared memory.
     if (!warpBits->empty()) {

@@ -26,6 +26,38 @@ using namespace mlir;
 
 namespace {
 
+// fptoui/fptosi to i1 become compares before lowering. LLVM's NVPTX back end
+// selects `fptoui half %x to i1` as a test of x's bits against zero
+// (setp.eq.b16 x, 0), so 0.5 gives 1 where the truncation the op means
+// gives 0; Triton's
+// kernels do the same (GPU oracle, session 7: both disagreed with the CPU
+// reference alike). Where the cast is defined (the truncated value fits i1)
+// fptoui is 1 exactly when x >= 1 and fptosi is -1 (true) exactly when
+// x <= -1.
+void rewriteFloatToBoolCasts(ModuleOp module) {
+  SmallVector<Operation *> casts;
+  module.walk([&](Operation *op) {
+    if (isa<arith::FPToUIOp, arith::FPToSIOp>(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1))
+      casts.push_back(op);
+  });
+  for (Operation *op : casts) {
+    OpBuilder b(op);
+    Value x = op->getOperand(0);
+    bool isUnsigned = isa<arith::FPToUIOp>(op);
+    auto floatType = cast<FloatType>(getElementTypeOrSelf(x.getType()));
+    TypedAttr limit = b.getFloatAttr(floatType, isUnsigned ? 1.0 : -1.0);
+    if (auto shaped = dyn_cast<RankedTensorType>(x.getType()))
+      limit = SplatElementsAttr::get(shaped, limit);
+    Value bound = arith::ConstantOp::create(b, op->getLoc(), limit);
+    Value result = arith::CmpFOp::create(
+        b, op->getLoc(), isUnsigned ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OLE, x,
+        bound);
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
 class ConvertTritonGPUToLLVM
     : public mlir::tgpu::impl::ConvertTritonGPUToLLVMBase<
           ConvertTritonGPUToLLVM> {
@@ -66,6 +98,7 @@ public:
     if (unsupported.wasInterrupted() ||
         failed(mlir::tgpu::checkMathOpsLowerable(module)))
       return signalPassFailure();
+    rewriteFloatToBoolCasts(module);
     // Every buffer must have been placed (allocate-shared-memory); the
     // lowerings read the offsets, ttg.shared sizes the launch.
     int64_t sharedBytes = 0;
