@@ -9,7 +9,8 @@
 // random layouts fuzz_pipeline makes from the same bytes), and
 // DIR/<stem>.json (launch, outputs, tolerances). DIR/run_args.txt lists every
 // program in corpus/kernels/run_args.txt's format, which
-// oracles/gpu/make_bundles.sh reads (RUN_ARGS=DIR/run_args.txt).
+// tgpu-oracle bundle --run-args reads (tgpu-oracle bundle --from-gen DIR
+// also reads the JSON: launch and per-output tolerances).
 #include "Generator.h"
 
 #include "tgpu/InitAllDialects.h"
