@@ -253,3 +253,18 @@ bool LaunchSpec::makeArgs(std::vector<KernelArg> &out, std::string &why) const {
 }
 
 } // namespace tgpu::cpu
+
+void tgpu::cpu::splitAtDashes(int argc, char **argv, int first,
+                              std::vector<char *> &toolArgs,
+                              std::vector<std::string> &kernelArgs) {
+  toolArgs.assign(argv, argv + (argc > 0 ? 1 : 0));
+  bool afterDashes = false;
+  for (int i = first; i < argc; ++i) {
+    if (!afterDashes && std::strcmp(argv[i], "--") == 0)
+      afterDashes = true;
+    else if (afterDashes)
+      kernelArgs.push_back(argv[i]);
+    else
+      toolArgs.push_back(argv[i]);
+  }
+}

@@ -39,6 +39,12 @@ struct LaunchSpec {
   bool makeArgs(std::vector<KernelArg> &out, std::string &why) const;
 };
 
+// Splits a command line at the first "--": the tool's own arguments
+// (argv[0], then argv[first..] up to "--") for llvm::cl, and the kernel
+// arguments after it.
+void splitAtDashes(int argc, char **argv, int first, std::vector<char *> &toolArgs,
+                   std::vector<std::string> &kernelArgs);
+
 } // namespace tgpu::cpu
 
 #endif

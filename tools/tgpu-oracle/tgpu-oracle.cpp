@@ -236,19 +236,9 @@ int main(int argc, char **argv) {
     }
     return usage("the first argument is the subcommand: bundle");
   }
-  std::vector<char *> toolArgs{argv[0]};
+  std::vector<char *> toolArgs;
   std::vector<std::string> kernelArgs;
-  bool afterDashes = false;
-  for (int i = 2; i < argc; ++i) {
-    if (!afterDashes && std::strcmp(argv[i], "--") == 0) {
-      afterDashes = true;
-      continue;
-    }
-    if (afterDashes)
-      kernelArgs.push_back(argv[i]);
-    else
-      toolArgs.push_back(argv[i]);
-  }
+  cpu::splitAtDashes(argc, argv, 2, toolArgs, kernelArgs);
   cl::HideUnrelatedOptions(oracleCategory);
   if (!cl::ParseCommandLineOptions(int(toolArgs.size()), toolArgs.data(),
                                    "tgpu GPU-oracle bundle producer\n", &llvm::errs()))

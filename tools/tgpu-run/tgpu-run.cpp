@@ -74,17 +74,7 @@ int main(int argc, char **argv) {
   // Everything after "--" is a kernel argument.
   std::vector<char *> toolArgs;
   std::vector<std::string> kernelArgs;
-  bool afterDashes = false;
-  for (int i = 0; i < argc; ++i) {
-    if (!afterDashes && std::strcmp(argv[i], "--") == 0) {
-      afterDashes = true;
-      continue;
-    }
-    if (afterDashes)
-      kernelArgs.push_back(argv[i]);
-    else
-      toolArgs.push_back(argv[i]);
-  }
+  splitAtDashes(argc, argv, 1, toolArgs, kernelArgs);
   cl::HideUnrelatedOptions(runCategory);
   if (!cl::ParseCommandLineOptions(int(toolArgs.size()), toolArgs.data(),
                                    "tgpu CPU reference oracle\n", &llvm::errs()))
