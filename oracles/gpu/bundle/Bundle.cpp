@@ -106,6 +106,13 @@ std::string joinPath(const std::string &dir, const std::string &file) {
   return dir.back() == '/' ? dir + file : dir + "/" + file;
 }
 
+std::string baseName(std::string path) {
+  while (path.size() > 1 && path.back() == '/')
+    path.pop_back();
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 bool readFile(const std::string &path, std::string &out, std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

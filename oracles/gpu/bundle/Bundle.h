@@ -94,6 +94,9 @@ bool readFile(const std::string &path, std::string &out, std::string &error);
 bool writeFile(const std::string &path, const void *data, size_t size,
                std::string &error);
 std::string joinPath(const std::string &dir, const std::string &file);
+// The last component of a path ("a/b/" -> "b"): a case's name when its
+// bundle cannot be read.
+std::string baseName(std::string path);
 
 } // namespace tgpu::bundle
 

@@ -61,13 +61,6 @@ bool makeDirs(const std::string &path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-std::string baseName(std::string dir) {
-  while (dir.size() > 1 && dir.back() == '/')
-    dir.pop_back();
-  size_t slash = dir.rfind('/');
-  return slash == std::string::npos ? dir : dir.substr(slash + 1);
-}
-
 } // namespace
 
 Json runCase(Executor &exec, const std::string &dir, const CaseOptions &options,
@@ -77,7 +70,7 @@ Json runCase(Executor &exec, const std::string &dir, const CaseOptions &options,
   bundle::Bundle b;
   std::string why;
   if (!bundle::loadBundle(dir, b, why)) {
-    res.set("case", baseName(dir));
+    res.set("case", bundle::baseName(dir));
     res.set("dir", dir);
     res.set("status", "ERROR");
     Json against = Json::array();

@@ -165,14 +165,13 @@ ImageRun CudaExecutor::run(const bundle::Bundle &b, const bundle::Image &image,
         drv.cuModuleUnload(m.second);
       impl->modules.clear();
     }
-    // PTX must be NUL-terminated for the JIT; a cubin is taken as is.
-    std::string image0 = bytes;
-    image0.push_back('\0');
+    // PTX must be NUL-terminated for the JIT (std::string's data is); a
+    // cubin is taken as is.
     char log[16384] = {0};
     CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *vals[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof log - 1))};
     auto start = std::chrono::steady_clock::now();
-    CUresult rc = drv.cuModuleLoadDataEx(&module, image0.data(), 2, opts, vals);
+    CUresult rc = drv.cuModuleLoadDataEx(&module, bytes.c_str(), 2, opts, vals);
     r.loadMs = msSince(start);
     if (rc != CUDA_SUCCESS) {
       r.error = log;

@@ -21,6 +21,9 @@ ImageRun SimulatedExecutor::run(const bundle::Bundle &b, const bundle::Image &im
   if (action == "hang")
     while (true)
       pause();
+  // Deliberate, and only under --simulate: stands in for a driver that
+  // kills the worker process, which the parent must report as ERROR and
+  // replace (simulate.test). The parent process never gets here.
   if (action == "crash")
     std::abort();
   if (action == "sticky" || action == "load-error") {

@@ -281,10 +281,6 @@ std::string reap(Worker &w, bool kill) {
   return "worker ended";
 }
 
-std::string caseName(const std::string &dir) {
-  size_t slash = dir.find_last_of('/');
-  return slash == std::string::npos ? dir : dir.substr(slash + 1);
-}
 
 } // namespace
 
@@ -328,7 +324,7 @@ int main(int argc, char **argv) {
     if (status != "PASS" || !o.quiet) {
       std::string line = status;
       line.resize(8, ' ');
-      line += r.get("case") ? r.get("case")->asString() : caseName(cases[index]);
+      line += r.get("case") ? r.get("case")->asString() : tgpu::bundle::baseName(cases[index]);
       if (!against.empty())
         line += " [" + against + "]";
       if (const Json *d = r.get("detail"))
@@ -340,7 +336,7 @@ int main(int argc, char **argv) {
   };
   auto failCase = [&](size_t index, const std::string &status, const std::string &detail) {
     Json r = Json::object();
-    r.set("case", caseName(cases[index]));
+    r.set("case", tgpu::bundle::baseName(cases[index]));
     r.set("dir", cases[index]);
     r.set("status", status);
     r.set("against", Json::array());
