@@ -2,6 +2,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
+
 using namespace tgpu::layout;
 using namespace mlir::triton::gpu;
 using llvm::ArrayRef;
@@ -116,12 +118,61 @@ Expected<Encoding> tgpu::layout::encodingFromAttr(mlir::Attribute attr) {
   return err("not a layout encoding: " + text);
 }
 
+namespace mlir::triton::gpu {
+// Passes ask for the layout of the same few (encoding, shape) pairs again and
+// again (type conversion, scratch sizes, every lowering pattern); building
+// one was a tenth of fuzz_pipeline's time. Only successes are kept. Bounded:
+// a long-lived context (a fuzzer's) sees ever new attributes.
+class LayoutCache {
+public:
+  std::optional<LinearLayout> find(mlir::Attribute attr,
+                                   ArrayRef<int64_t> shape) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = layouts.find(Key(attr.getAsOpaquePointer(),
+                               std::vector<int64_t>(shape.begin(), shape.end())));
+    if (it == layouts.end())
+      return std::nullopt;
+    return it->second;
+  }
+  void insert(mlir::Attribute attr, ArrayRef<int64_t> shape,
+              const LinearLayout &layout) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (layouts.size() >= kMaxEntries)
+      layouts.clear();
+    layouts.emplace(Key(attr.getAsOpaquePointer(),
+                        std::vector<int64_t>(shape.begin(), shape.end())),
+                    layout);
+  }
+
+private:
+  static constexpr size_t kMaxEntries = 1 << 14;
+  using Key = std::pair<const void *, std::vector<int64_t>>;
+  std::mutex mutex;
+  std::map<Key, LinearLayout> layouts;
+};
+} // namespace mlir::triton::gpu
+
+LayoutCache &TritonGPUDialect::getLayoutCache() const {
+  std::call_once(layoutCacheOnce,
+                 [&] { layoutCache = std::make_shared<LayoutCache>(); });
+  return *layoutCache;
+}
+
 Expected<LinearLayout> tgpu::layout::toLinearLayout(ArrayRef<int64_t> shape,
                                                     mlir::Attribute attr) {
+  auto *dialect =
+      attr ? llvm::dyn_cast<TritonGPUDialect>(&attr.getDialect()) : nullptr;
+  if (dialect)
+    if (std::optional<LinearLayout> cached =
+            dialect->getLayoutCache().find(attr, shape))
+      return std::move(*cached);
   Expected<Encoding> e = encodingFromAttr(attr);
   if (!e)
     return e.takeError();
-  return toLinearLayout(shape, *e);
+  Expected<LinearLayout> layout = toLinearLayout(shape, *e);
+  if (layout && dialect)
+    dialect->getLayoutCache().insert(attr, shape, *layout);
+  return layout;
 }
 
 Expected<LinearEncodingAttr>

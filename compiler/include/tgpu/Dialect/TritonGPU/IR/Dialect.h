@@ -6,6 +6,13 @@
 #include "mlir/IR/TensorEncoding.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
+#include <memory>
+#include <mutex>
+
+namespace mlir::triton::gpu {
+class LayoutCache; // defined with tgpu::layout::toLinearLayout
+} // namespace mlir::triton::gpu
+
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUDialect.h.inc"
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUEnums.h.inc"
 

@@ -25,6 +25,17 @@ def TritonGPU_Dialect : Dialect {
     static constexpr llvm::StringLiteral getThreadsPerWarpAttrName() { return "ttg.threads-per-warp"; }
     static constexpr llvm::StringLiteral getTargetAttrName() { return "ttg.target"; }
     static constexpr llvm::StringLiteral getSharedAttrName() { return "ttg.shared"; }
+
+    // The LinearLayouts of (encoding, shape) pairs computed so far, kept by
+    // tgpu/Layout/AttrConversion.cpp. Attributes are uniqued per context, so
+    // the cache lives and dies with the context's dialect.
+    LayoutCache &getLayoutCache() const;
+  private:
+    mutable std::once_flag layoutCacheOnce;
+    // shared_ptr: its deleter is bound where the cache is made, so this
+    // header needs no complete LayoutCache.
+    mutable std::shared_ptr<LayoutCache> layoutCache;
+  public:
   }];
 }
 
