@@ -1361,6 +1361,35 @@ struct DropDeadLoopCarriedValues : public OpRewritePattern<scf::ForOp> {
 // The pass
 //===----------------------------------------------------------------------===//
 
+
+// A hash of what the module's text would show (op names, attributes and
+// properties, types, operands numbered in definition order), without
+// printing it. Not pointers: rematerialisation rebuilds ops, so a cycle
+// comes back to the same IR made of new ops.
+static llvm::hash_code structuralHash(ModuleOp module) {
+  llvm::DenseMap<Value, unsigned> numbers;
+  auto number = [&](Value v) {
+    numbers.try_emplace(v, numbers.size());
+    return llvm::hash_combine(v.getType().getAsOpaquePointer());
+  };
+  auto operand = [&](Value v) -> llvm::hash_code {
+    auto it = numbers.find(v);
+    return llvm::hash_value(it == numbers.end() ? ~0u : it->second);
+  };
+  llvm::hash_code hash = llvm::hash_value(0);
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    hash = llvm::hash_combine(
+        hash, OperationEquivalence::computeHash(op, operand, number));
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        hash = llvm::hash_combine(hash, block.getNumArguments());
+        for (BlockArgument arg : block.getArguments())
+          hash = llvm::hash_combine(hash, number(arg));
+      }
+  });
+  return hash;
+}
+
 class RemoveLayoutConversions
     : public mlir::tgpu::impl::TritonGPURemoveLayoutConversionsBase<
           RemoveLayoutConversions> {
@@ -1388,12 +1417,7 @@ public:
     // hang on random #ttg.linear layouts): stop when the IR comes back to a
     // state it was in before.
     llvm::DenseSet<llvm::hash_code> seen;
-    auto state = [&] {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      module->print(os, OpPrintingFlags().enableDebugInfo(false));
-      return llvm::hash_value(text);
-    };
+    auto state = [&] { return structuralHash(module); };
     seen.insert(state());
     bool changed;
     do {
