@@ -39,6 +39,8 @@ struct GenPolicy {
   unsigned wAtomic = 1;     // tt.atomic_rmw (commutative kinds on i32)
   unsigned wFor = 2;        // scf.for with a bounded trip count and iter_args
   unsigned wIf = 2;         // scf.if yielding values
+  unsigned wWhile = 1;      // scf.while counting to a bounded trip count
+  unsigned wPermute = 2;    // tt.gather, tt.histogram, tt.cat (then reduced)
   // Sizes.
   unsigned maxOps = 16;          // top-level generation steps (at most; each program draws its own)
   unsigned maxDepth = 2;         // nesting of scf.for / scf.if

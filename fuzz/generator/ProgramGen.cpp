@@ -193,6 +193,8 @@ private:
   void genAtomic();
   void genFor(unsigned depth);
   void genIf(unsigned depth);
+  void genWhile(unsigned depth);
+  void genPermute();
 
   // ---- helpers ----
   Val binary(const char *op, const Val &a, const Val &b, const VType &rt);
@@ -1595,11 +1597,191 @@ void ProgramGen::genIf(unsigned depth) {
 // Driver
 // ---------------------------------------------------------------------------
 
+// scf.while counting an i32 from lb by step while it is below ub (0 to
+// maxTripCount trips), carrying 0-2 values from the pool like genFor.
+void ProgramGen::genWhile(unsigned depth) {
+  if (depth >= pol.maxDepth) {
+    genIntArith();
+    return;
+  }
+  std::vector<Val> inits;
+  unsigned nCarried = unsigned(src.range(0, 2));
+  for (unsigned i = 0; i < nCarried; ++i)
+    if (Val *v = pick([](const Val &v) { return v.type.elem != Elem::I1; }))
+      inits.push_back(*v);
+  int64_t trips = src.range(0, pol.maxTripCount);
+  int64_t lb = src.range(-2, 2), step = src.range(1, 3);
+  VType i32{Elem::I32, {}};
+  Val lbv = constInt(lb, i32), ubv = constInt(lb + trips * step, i32),
+      stv = constInt(step, i32);
+  std::string types = "i32";
+  for (const Val &v : inits)
+    types += ", " + typeStr(v.type);
+  // Names: results, the before region's arguments, the after region's.
+  std::vector<std::string> res, before, after;
+  for (size_t i = 0; i <= inits.size(); ++i) {
+    res.push_back(fresh());
+    before.push_back(fresh("w"));
+    after.push_back(fresh("d"));
+  }
+  std::string head = llvm::join(res, ", ") + " = scf.while (" + before[0] +
+                     " = " + lbv.name;
+  for (size_t i = 0; i < inits.size(); ++i)
+    head += ", " + before[i + 1] + " = " + inits[i].name;
+  line(head + ") : (" + types + ") -> (" + types + ") {");
+  ++indent;
+  std::string c = fresh();
+  line(c + " = arith.cmpi slt, " + before[0] + ", " + ubv.name + " : i32");
+  line("scf.condition(" + c + ") " + llvm::join(before, ", ") + " : " + types);
+  --indent;
+  line("} do {");
+  ++indent;
+  std::string header = "^bb0(" + after[0] + ": i32";
+  for (size_t i = 0; i < inits.size(); ++i)
+    header += ", " + after[i + 1] + ": " + typeStr(inits[i].type);
+  body += std::string(2 * (indent - 1), ' ') + header + "):\n";
+  size_t mark = pool.size();
+  Val counter;
+  counter.name = after[0], counter.type = i32, counter.lo = lb,
+  counter.hi = lb + std::max<int64_t>(0, trips - 1) * step;
+  add(counter);
+  std::vector<Val> carried;
+  for (size_t i = 0; i < inits.size(); ++i) {
+    Val v = inits[i];
+    v.name = after[i + 1];
+    v.isConst = false;
+    if (!isFloat(v.type.elem)) {
+      v.lo = typeMin(v.type.elem), v.hi = typeMax(v.type.elem);
+    } else {
+      v.bound = std::max(1.0, std::min(v.bound, 64.0));
+      v.err = inits[i].err * double(trips + 1) +
+              64 * epsOf(v.type.elem) * double(trips);
+    }
+    carried.push_back(v);
+    add(v);
+  }
+  unsigned steps = unsigned(src.range(1, 4));
+  for (unsigned i = 0; i < steps; ++i)
+    genStep(depth + 1);
+  std::string next = fresh();
+  line(next + " = arith.addi " + after[0] + ", " + stv.name + " : i32");
+  std::vector<std::string> yields = {next};
+  for (const Val &v : carried) {
+    Val y = materialize(v.type);
+    if (isFloat(y.type.elem) && y.bound > v.bound)
+      y = clampFloat(y, -v.bound, v.bound);
+    yields.push_back(y.name);
+  }
+  line("scf.yield " + llvm::join(yields, ", ") + " : " + types);
+  pool.resize(mark);
+  --indent;
+  line("}");
+  Val count;
+  count.name = res[0], count.type = i32;
+  count.lo = count.hi = lb + trips * step;
+  add(count);
+  for (size_t i = 0; i < carried.size(); ++i) {
+    Val r = carried[i];
+    r.name = res[i + 1];
+    r.bound = std::max(r.bound, inits[i].bound); // zero trips: the init
+    r.err = std::max(r.err, inits[i].err);
+    add(r);
+  }
+}
+
+// Ops that move elements between positions by data or at the compiler's
+// choice. tt.cat may order its result as it likes (Triton does), so a cat
+// of 1-D tensors is folded at once by a commutative reduction, whose result
+// does not depend on the order.
+void ProgramGen::genPermute() {
+  VType i32{Elem::I32, {}};
+  switch (src.below(3)) {
+  case 0: { // gather along an axis with indices masked into range
+    Val *pa = pick([](const Val &v) {
+      return !v.type.shape.empty() && !v.type.isPtr && v.type.elem != Elem::I1;
+    });
+    if (!pa)
+      break;
+    Val a = *pa;
+    const Shape &s = a.type.shape;
+    unsigned axis = unsigned(src.below(s.size()));
+    // The indices' shape: the source's, or smaller, off the axis; any power
+    // of two along it (within the size limit).
+    Shape is = s;
+    for (unsigned d = 0; d < s.size(); ++d)
+      if (d != axis && s[d] > 1 && src.chance(1, 4))
+        is[d] = s[d] / 2;
+    is[axis] = int64_t(1) << src.below(5);
+    while (numel(is) > (int64_t(1) << pol.maxLog2Numel))
+      is[axis] /= 2;
+    if (is[axis] == 0)
+      is[axis] = 1;
+    VType it{Elem::I32, is};
+    Val raw = materialize(it);
+    Val mask = constInt(s[axis] - 1, it);
+    Val idx = binary("arith.andi", raw, mask, it);
+    idx.lo = 0, idx.hi = s[axis] - 1;
+    add(idx);
+    VType rt = a.type;
+    rt.shape = is;
+    Val r = emitValue("tt.gather " + a.name + "[" + idx.name + "] {axis = " +
+                          std::to_string(axis) + " : i32} : (" +
+                          typeStr(a.type) + ", " + typeStr(it) + ") -> " +
+                          typeStr(rt),
+                      rt);
+    r.lo = a.lo, r.hi = a.hi, r.bound = a.bound, r.err = a.err;
+    add(r);
+    return;
+  }
+  case 1: { // histogram of a 1-D i32 tensor, values masked into the bins
+    Val *pa = pick([](const Val &v) {
+      return v.type.shape.size() == 1 && v.type.elem == Elem::I32 &&
+             !v.type.isPtr;
+    });
+    unsigned log2 = std::min<unsigned>(4 + unsigned(src.below(4)), pol.maxLog2Numel);
+    Val a = pa ? *pa : materialize(VType{Elem::I32, {int64_t(1) << log2}});
+    int64_t bins = int64_t(2) << src.below(7);
+    Val mask = constInt(bins - 1, a.type);
+    Val in = binary("arith.andi", a, mask, a.type);
+    in.lo = 0, in.hi = bins - 1;
+    add(in);
+    VType rt{Elem::I32, {bins}};
+    Val r = emitValue("tt.histogram " + in.name + " : " + typeStr(a.type) +
+                          " -> " + typeStr(rt),
+                      rt);
+    r.lo = 0, r.hi = a.type.shape[0];
+    add(r);
+    return;
+  }
+  default: { // cat of two 1-D tensors, reduced
+    Val *pa = pick([&](const Val &v) {
+      return v.type.shape.size() == 1 && !v.type.isPtr &&
+             v.type.shape[0] * 2 <= (int64_t(1) << pol.maxLog2Numel);
+    });
+    if (!pa)
+      break;
+    Val a = *pa;
+    Val b = materialize(a.type);
+    VType ct = a.type;
+    ct.shape = {a.type.shape[0] * 2};
+    Val c = emitValue("tt.cat " + a.name + ", " + b.name + " : " +
+                          typeStr(a.type) + " -> " + typeStr(ct),
+                      ct);
+    c.lo = std::min(a.lo, b.lo), c.hi = std::max(a.hi, b.hi);
+    c.bound = std::max(a.bound, b.bound), c.err = std::max(a.err, b.err);
+    // Not added to the pool: only the reduction may see its order.
+    add(rescale(combineAlong(c, 0, /*scan=*/false)));
+    return;
+  }
+  }
+  genView();
+}
+
 void ProgramGen::genStep(unsigned depth) {
   unsigned weights[] = {pol.wIntArith, pol.wFloatArith, pol.wMath,   pol.wCompare,
                         pol.wCast,     pol.wView,       pol.wLoad,   pol.wReduce,
                         pol.wScan,     pol.wDot,        pol.wAtomic, pol.wFor,
-                        pol.wIf};
+                        pol.wIf,       pol.wWhile,      pol.wPermute};
   switch (src.weighted(weights)) {
   case 0: genIntArith(); break;
   case 1: genFloatArith(); break;
@@ -1614,6 +1796,8 @@ void ProgramGen::genStep(unsigned depth) {
   case 10: genAtomic(); break;
   case 11: genFor(depth); break;
   case 12: genIf(depth); break;
+  case 13: genWhile(depth); break;
+  case 14: genPermute(); break;
   }
 }
 

@@ -55,7 +55,8 @@ static cl::opt<std::string>
     policyOpt("policy",
               cl::desc("generation policy overrides, key=value,... (keys: "
                        "int, float, math, compare, cast, view, load, reduce, "
-                       "scan, dot, atomic, for, if, ops, depth, numel-log2, "
+                       "scan, dot, atomic, for, if, while, permute, ops, "
+                       "depth, numel-log2, "
                        "rank, outputs, trips, relayouts, convert-pairs)"),
               cl::init(""), cl::cat(genCategory));
 static cl::opt<std::string> fromBytes("from-bytes",
@@ -76,7 +77,8 @@ static bool applyPolicy(llvm::StringRef text, GenPolicy &p, std::string &why) {
       {"load", &p.wLoad},        {"reduce", &p.wReduce},
       {"scan", &p.wScan},        {"dot", &p.wDot},
       {"atomic", &p.wAtomic},    {"for", &p.wFor},
-      {"if", &p.wIf},            {"ops", &p.maxOps},
+      {"if", &p.wIf},            {"while", &p.wWhile},
+      {"permute", &p.wPermute},  {"ops", &p.maxOps},
       {"depth", &p.maxDepth},    {"numel-log2", &p.maxLog2Numel},
       {"rank", &p.maxRank},      {"outputs", &p.maxOutputs},
       {"trips", &p.maxTripCount}, {"relayouts", &p.maxRelayouts},
