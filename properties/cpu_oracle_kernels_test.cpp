@@ -1037,6 +1037,65 @@ TEST(CpuOracleUB, AssertionFailed) {
            {buffer(ScalarKind::F32, std::vector<float>(1, 0))});
 }
 
+TEST(CpuOracleUB, StoreConflictWithinOneStore) {
+  std::vector<int32_t> x(16, 7);
+  x[4] = 8; // lane 4 writes y[0] after lane 0, with other data
+  expectUB({"store_conflict.ttir", "store-conflict", "tt.store", "tt.store %yp", {4}},
+           {buffer(ScalarKind::I32, x), buffer(ScalarKind::I32, std::vector<int32_t>(4, 0))});
+  // The same data from every lane is defined.
+  auto m = parseKernel("ub/store_conflict.ttir");
+  ASSERT_TRUE(m);
+  std::vector<KernelArg> same = {buffer(ScalarKind::I32, std::vector<int32_t>(16, 7)),
+                                 buffer(ScalarKind::I32, std::vector<int32_t>(4, 0))};
+  ASSERT_RUNS(run(*m, same, {1, 1, 1}));
+  EXPECT_EQ(contents<int32_t>(same[1]), (std::vector<int32_t>{7, 7, 7, 7}));
+}
+
+// A race is found at the second program of the pair (x fastest).
+void expectRace(const std::string &file, const std::string &kind,
+                const std::string &op, const std::string &marker,
+                std::vector<KernelArg> args) {
+  SCOPED_TRACE("ub/" + file);
+  UBExpect e{file, kind, op, marker, {}};
+  e.grid = {2, 1, 1};
+  std::optional<UBReport> r = runExpectingUB(e, std::move(args));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->kind, kind) << r->str();
+  EXPECT_EQ(r->op, op) << r->str();
+  EXPECT_EQ(r->pid, (std::array<int64_t, 3>{1, 0, 0})) << r->str();
+  int line = lineOf("ub/" + file, marker);
+  EXPECT_EQ(r->location.rfind(corpusPath("ub/" + file) + ":" + std::to_string(line) + ":", 0),
+            0u)
+      << r->location;
+  EXPECT_NE(r->message.find("program 0"), std::string::npos) << r->message;
+}
+
+TEST(CpuOracleUB, StoreRaceBetweenPrograms) {
+  expectRace("store_race.ttir", "store-race", "tt.store", "tt.store %y",
+             {buffer(ScalarKind::F32, std::vector<float>{1.5f, 2.5f}),
+              buffer(ScalarKind::F32, std::vector<float>(1, 0))});
+  // Both programs storing the same value is defined.
+  auto m = parseKernel("ub/store_race.ttir");
+  ASSERT_TRUE(m);
+  std::vector<KernelArg> same = {buffer(ScalarKind::F32, std::vector<float>{1.5f, 1.5f}),
+                                 buffer(ScalarKind::F32, std::vector<float>(1, 0))};
+  ASSERT_RUNS(run(*m, same, {2, 1, 1}));
+}
+
+TEST(CpuOracleUB, LoadOfAnotherProgramsStore) {
+  expectRace("load_race.ttir", "load-race", "tt.load", "%w = tt.load",
+             {buffer(ScalarKind::I32, std::vector<int32_t>{3, 4}),
+              buffer(ScalarKind::I32, std::vector<int32_t>(2, 0)),
+              buffer(ScalarKind::I32, std::vector<int32_t>(2, 0))});
+  // One program reading back its own store is defined.
+  auto m = parseKernel("ub/load_race.ttir");
+  ASSERT_TRUE(m);
+  std::vector<KernelArg> one = {buffer(ScalarKind::I32, std::vector<int32_t>{3, 4}),
+                                buffer(ScalarKind::I32, std::vector<int32_t>(2, 0)),
+                                buffer(ScalarKind::I32, std::vector<int32_t>(2, 0))};
+  ASSERT_RUNS(run(*m, one, {1, 1, 1}));
+}
+
 TEST(CpuOracleUB, RunawayWhileStoppedByStepBudget) {
   // Which op of the loop trips the budget depends on how steps are counted;
   // it must be one inside the scf.while, on a line between it and its end.

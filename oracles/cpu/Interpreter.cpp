@@ -16,6 +16,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <cinttypes>
 #include <unordered_map>
 #include <limits>
@@ -208,8 +209,22 @@ struct GlobalMemory {
   struct Buffer {
     uint64_t base;
     std::vector<uint8_t> *bytes;
+    // Which tt.store execution last wrote each byte (0: none; see
+    // storeProgram), made on the buffer's first store. Programs run one
+    // after another here but at once on a GPU, so a byte one program stored
+    // and another reads, or overwrites with other data, is a race; a byte
+    // one store writes twice with other data is an element conflict (§6).
+    // calloc: pages nothing writes are never touched.
+    std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr, &std::free};
   };
   std::vector<Buffer> buffers;
+  // The program of each tt.store execution (index: its serial number).
+  std::vector<int32_t> storeProgram = {-1};
+
+  Buffer *bufferOf(uint64_t addr) {
+    uint64_t k = addr >> 40;
+    return k == 0 || k > buffers.size() ? nullptr : &buffers[k - 1];
+  }
 
   uint64_t add(std::vector<uint8_t> *bytes) {
     uint64_t base = uint64_t(buffers.size() + 1) << 40;
@@ -369,8 +384,9 @@ double roundIntTo(const ElemType &t, long double v) {
 class Program {
 public:
   Program(ModuleOp module, GlobalMemory &global, const RunOptions &options,
-          std::array<int64_t, 3> pid)
-      : module(module), global(global), options(options), pid(pid) {}
+          std::array<int64_t, 3> pid, int32_t linearPid)
+      : module(module), global(global), options(options), pid(pid),
+        linearPid(linearPid) {}
 
   // Runs `func` with `args` bound to its entry block arguments.
   Expected<std::vector<Tensor>> call(triton::FuncOp func,
@@ -381,6 +397,7 @@ private:
   GlobalMemory &global;
   const RunOptions &options;
   std::array<int64_t, 3> pid;
+  int32_t linearPid; // x + X * (y + Y * z): the owner id in Buffer::writer
   uint64_t steps = 0;
   std::vector<SharedAlloc> shared;
   // Node-based, so references to values stay valid while regions bind new
@@ -1540,6 +1557,56 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
   auto fromTensorValue = [&](const Tensor &t, int64_t e) -> uint64_t {
     return isFloatKind(k) ? bitsFromFloat(t.f[e], k) : t.i[e];
   };
+  // Races between programs through plain loads and stores (§6). Atomics
+  // are not tracked: they are the way programs may share memory.
+  auto raceError = [&](llvm::StringRef kind, int64_t e, int32_t other,
+                       const char *what) {
+    return ub(&op, kind,
+              "address 0x" + llvm::Twine::utohexstr(ptr.i[e]) + " " + what +
+                  " program " + llvm::Twine(other) +
+                  " (programs in the x-fastest order) stored there",
+              &ptr, e);
+  };
+  auto checkLoadRace = [&](int64_t e) -> Error {
+    GlobalMemory::Buffer *b = global.bufferOf(ptr.i[e]);
+    if (!b || !b->lastStore)
+      return Error::success();
+    const uint32_t *last = b->lastStore.get() + (ptr.i[e] - b->base);
+    for (unsigned j = 0; j < size; ++j) {
+      int32_t w = global.storeProgram[last[j]];
+      if (w >= 0 && w != linearPid)
+        return raceError("load-race", e, w, "is read, but");
+    }
+    return Error::success();
+  };
+  // Also two elements of one store (`serial`) at one address: the GPU's
+  // threads store at once, and which lands is not defined unless they agree.
+  auto checkStoreRace = [&](int64_t e, const uint8_t *where, uint64_t bits,
+                            uint32_t serial) -> Error {
+    GlobalMemory::Buffer *b = global.bufferOf(ptr.i[e]);
+    if (!b)
+      return Error::success();
+    if (!b->lastStore) {
+      b->lastStore.reset(static_cast<uint32_t *>(
+          std::calloc(std::max<size_t>(1, b->bytes->size()), sizeof(uint32_t))));
+      if (!b->lastStore)
+        return plainError("out of memory for the race shadow of a buffer");
+    }
+    uint32_t *last = b->lastStore.get() + (ptr.i[e] - b->base);
+    bool same = loadBits(where, size) == maskBits(bits, size * 8);
+    for (unsigned j = 0; j < size; ++j) {
+      if (!same && last[j] == serial)
+        return ub(&op, "store-conflict",
+                  "another element of this store wrote different data at "
+                  "address 0x" + llvm::Twine::utohexstr(ptr.i[e]),
+                  &ptr, e);
+      int32_t w = global.storeProgram[last[j]];
+      if (!same && w >= 0 && w != linearPid)
+        return raceError("store-race", e, w, "gets different data, but");
+      last[j] = serial;
+    }
+    return Error::success();
+  };
 
   if (name == "tt.load") {
     auto load = cast<triton::LoadOp>(op);
@@ -1579,6 +1646,8 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
       uint8_t *where;
       if (Error err = access(e, where))
         return err;
+      if (Error err = checkLoadRace(e))
+        return err;
       toTensorValue(*r, e, loadBits(where, size));
     }
     set(op.getResult(0), std::move(*r));
@@ -1590,13 +1659,18 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     const Tensor *mask = store.getMask() ? &get(store.getMask()) : nullptr;
     if (blockAccess)
       mask = &boundary; // out-of-bounds elements are not written
+    uint32_t serial = uint32_t(global.storeProgram.size());
+    global.storeProgram.push_back(linearPid);
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !(mask->i[mask->shape.empty() ? 0 : e] & 1))
         continue;
       uint8_t *where;
       if (Error err = access(e, where))
         return err;
-      storeBits(where, fromTensorValue(val, e), size);
+      uint64_t bits = fromTensorValue(val, e);
+      if (Error err = checkStoreRace(e, where, bits, serial))
+        return err;
+      storeBits(where, bits, size);
     }
     return Error::success();
   }
@@ -2094,7 +2168,8 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
   for (int64_t z = 0; z < options.grid[2]; ++z)
     for (int64_t y = 0; y < options.grid[1]; ++y)
       for (int64_t x = 0; x < options.grid[0]; ++x) {
-        Program p(module, global, options, {x, y, z});
+        int32_t linear = int32_t(x + options.grid[0] * (y + options.grid[1] * z));
+        Program p(module, global, options, {x, y, z}, linear);
         Expected<std::vector<Tensor>> r = p.call(func, bound);
         if (!r)
           return r.takeError();
