@@ -33,9 +33,8 @@ done
 [ ${#paths[@]} -gt 0 ] || { echo "gpu-campaign.sh: no bundle folder given" >&2; exit 2; }
 mkdir -p "$out"
 
-# A fresh build folder each time (a few seconds): the device machine keeps
-# ignored folders between calls, and a cache made by another cmake or
-# generator there broke a rebuild once.
+# A fresh build folder unless TGPU_GPU_BUILD_DIR names one to reuse (a few
+# seconds either way).
 build=${TGPU_GPU_BUILD_DIR:-$(mktemp -d /tmp/tgpu-gpu-build.XXXXXX)}
 if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release &&
        cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1; then
