@@ -13,11 +13,18 @@ rejects keeps tgpu's image only, and the reason is written to
 triton_error.txt in its bundle (a finding against Triton's front end only
 when tgpu and the reference accept the kernel; listed at the end).
 
-usage: add_triton_images.py [--jobs N] [--arch 90] BUNDLE_OR_DIR...
+Each worker process imports Triton once and compiles kernel after kernel. A
+kernel that kills its worker (Triton crashed) or runs past --kernel-timeout
+is reported as "crash: ..." or "timeout: ..." in triton_error.txt, and the
+worker is replaced.
+
+usage: add_triton_images.py [--jobs N] [--arch 90] [--budget S]
+                            [--kernel-timeout S] BUNDLE_OR_DIR...
 """
 import argparse
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
 import re
 import sys
@@ -112,12 +119,117 @@ def add_image(job):
     return bundle, result
 
 
+def worker_loop(conn, arch):
+    """A worker: imports Triton once, then compiles the bundles it is sent."""
+    while True:
+        bundle = conn.recv()
+        if bundle is None:
+            return
+        conn.send(add_image((bundle, arch)))
+
+
+class Pool:
+    """Worker processes that survive what Triton does to them: a worker that
+    dies (Triton crashed: a signal) or runs past --kernel-timeout is replaced,
+    and its kernel is reported as a crash or a timeout. multiprocessing.Pool
+    would never return a dead worker's task, and the run would wait for it."""
+
+    def __init__(self, jobs, arch, kernel_timeout):
+        self.ctx = multiprocessing.get_context("spawn")
+        self.arch = arch
+        self.kernel_timeout = kernel_timeout
+        self.workers = [self._spawn() for _ in range(max(1, jobs))]
+
+    def _spawn(self):
+        parent, child = self.ctx.Pipe()
+        proc = self.ctx.Process(target=worker_loop, args=(child, self.arch), daemon=True)
+        proc.start()
+        child.close()
+        return {"proc": proc, "conn": parent, "bundle": None, "since": 0.0}
+
+    def _replace(self, w):
+        w["proc"].kill()
+        w["proc"].join()
+        w["conn"].close()
+        w.update(self._spawn())
+
+    def run(self, bundles, deadline):
+        """Yields (bundle, error or None) as kernels finish; stops handing out
+        kernels at the deadline (None: never) and abandons running ones."""
+        todo = list(reversed(bundles))
+        while True:
+            now = time.time()
+            for w in self.workers:
+                if w["bundle"] is None and todo and (deadline is None or now < deadline):
+                    w["bundle"] = todo.pop()
+                    w["since"] = now
+                    w["conn"].send(w["bundle"])
+            busy = [w for w in self.workers if w["bundle"] is not None]
+            if not busy:
+                return
+            if deadline is not None and now >= deadline:
+                return
+            waits = [w["conn"] for w in busy] + [w["proc"].sentinel for w in busy]
+            multiprocessing.connection.wait(waits, timeout=1.0)
+            for w in busy:
+                bundle = w["bundle"]
+                if w["conn"].poll():
+                    try:
+                        _, err = w["conn"].recv()
+                    except EOFError:
+                        err = None
+                    else:
+                        w["bundle"] = None
+                        yield bundle, err
+                        continue
+                if not w["proc"].is_alive():
+                    code = w["proc"].exitcode
+                    why = ("crash: Triton's process died with signal %d" % -code
+                           if code is not None and code < 0
+                           else "crash: Triton's process exited with status %s" % code)
+                    record_failure(bundle, why)
+                    w["bundle"] = None
+                    self._replace(w)
+                    yield bundle, why
+                elif self.kernel_timeout and time.time() - w["since"] > self.kernel_timeout:
+                    why = "timeout: Triton took over %g s" % self.kernel_timeout
+                    record_failure(bundle, why)
+                    w["bundle"] = None
+                    self._replace(w)
+                    yield bundle, why
+
+    def close(self):
+        for w in self.workers:
+            try:
+                if w["bundle"] is None:
+                    w["conn"].send(None)
+            except OSError:
+                pass
+        for w in self.workers:
+            w["proc"].join(timeout=5)
+            if w["proc"].is_alive():
+                w["proc"].kill()
+
+
+def record_failure(bundle, why):
+    """A kernel whose worker died or hung: its bundle says so (the worker
+    could not), and keeps tgpu's image only."""
+    path = os.path.join(bundle, "triton_error.txt")
+    try:
+        with open(path, "a") as f:
+            f.write(why + "\n")
+    except OSError:
+        pass
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     ap.add_argument("--arch", type=int, default=90)
     ap.add_argument("--budget", type=float, default=0,
                     help="stop handing out kernels after this many seconds")
+    ap.add_argument("--kernel-timeout", type=float, default=120,
+                    help="a kernel Triton has not compiled after this many seconds is a timeout")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
     bundles = []
@@ -127,27 +239,26 @@ def main():
         bundles += find_bundles(p)
     if not bundles:
         sys.exit("add_triton_images: no bundle found")
-    jobs = [(b, args.arch) for b in bundles]
-    ctx = multiprocessing.get_context("spawn")
     failed = []
     start = time.time()
     done = 0
-    with ctx.Pool(max(1, args.jobs)) as pool:
-        pending = [pool.apply_async(add_image, (j,)) for j in jobs]
-        for p in pending:
-            left = args.budget - (time.time() - start) if args.budget else None
-            if left is not None and left <= 0:
-                break
-            try:
-                bundle, err = p.get(timeout=left)
-            except multiprocessing.TimeoutError:
-                break
+    deadline = start + args.budget if args.budget else None
+    pool = Pool(args.jobs, args.arch, args.kernel_timeout)
+    try:
+        for bundle, err in pool.run(bundles, deadline):
             done += 1
             if err:
                 failed.append((bundle, err))
-        pool.terminate()
+            if done % 100 == 0:
+                print("add_triton_images: %d/%d in %.0f s" % (done, len(bundles), time.time() - start),
+                      file=sys.stderr, flush=True)
+    finally:
+        pool.close()
     print("add_triton_images: %d bundles, %d handled in %.0f s: Triton compiled %d, rejected %d"
-          % (len(bundles), done, time.time() - start, done - len(failed), len(failed)))
+          " (crashed %d, timed out %d)"
+          % (len(bundles), done, time.time() - start, done - len(failed), len(failed),
+             sum(e.startswith("crash:") for _, e in failed),
+             sum(e.startswith("timeout:") for _, e in failed)))
     for bundle, err in sorted(failed):
         print("  triton rejected %s: %s" % (os.path.basename(bundle), err[:200]))
 
