@@ -199,16 +199,21 @@ class Pool:
                     yield bundle, why
 
     def close(self):
+        """Idle workers are told to stop; busy ones (past the budget) are
+        killed at once, not waited for."""
         for w in self.workers:
+            if w["bundle"] is not None:
+                w["proc"].kill()
+                continue
             try:
-                if w["bundle"] is None:
-                    w["conn"].send(None)
+                w["conn"].send(None)
             except OSError:
-                pass
+                w["proc"].kill()
         for w in self.workers:
             w["proc"].join(timeout=5)
             if w["proc"].is_alive():
                 w["proc"].kill()
+                w["proc"].join()
 
 
 def record_failure(bundle, why):

@@ -29,9 +29,9 @@ WANT says what keeps a candidate interesting:
 where the other images must pass (so the verdict stays against IMPL).
 
 Candidates, each followed by dead-code removal (ops whose results nothing
-uses, unless they write memory): ops replaced by zero constants, in chunks of
-halving sizes down to single ops (ddmin-style); each store removed; chains of
-convert_layouts bypassed. Ops are found in MLIR's generic form (tgpu-opt
+uses, unless they write memory): ops replaced by zero constants, or by one of
+their operands of the same type, in chunks of halving sizes down to single
+ops (ddmin-style); each store removed; chains of convert_layouts bypassed. Ops are found in MLIR's generic form (tgpu-opt
 --mlir-print-op-generic), where every op states its result types.
 """
 import argparse
@@ -263,6 +263,43 @@ def bypass_converts(lines, root):
     return out
 
 
+def operand_types(sig):
+    """'(A, B) -> C' -> ['A', 'B']."""
+    depth = 0
+    for i, ch in enumerate(sig):
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        elif depth == 0 and sig.startswith("->", i):
+            head = sig[:i].strip()
+            if head.startswith("(") and head.endswith(")"):
+                return split_top(head[1:-1])
+            return []
+    return []
+
+
+def forward_operand(lines, op):
+    """Removes a one-line, one-result op, its uses taking its first operand
+    of the result's type (mlir-reduce's operand forwarding); None when no
+    operand has that type."""
+    if op.start != op.end or len(op.results) != 1 or "#" in op.results[0]:
+        return None
+    m = re.search(r'"[\w.]+"\(([^()]*)\)', lines[op.start])
+    if not m or not m.group(1).strip():
+        return None
+    names = [n.strip() for n in m.group(1).split(",")]
+    types = operand_types(signature_of(lines[op.start]))
+    if len(names) != len(types):
+        return None
+    for name, ty in zip(names, types):
+        if ty == op.types[0]:
+            pat = use_pattern(op.results[0])
+            out = lines[:op.start] + lines[op.start + 1:]
+            return [pat.sub(name, l) for l in out]
+    return None
+
+
 def candidates(lines):
     root = parse_ops(lines)
     ops = body_ops(root)
@@ -270,7 +307,7 @@ def candidates(lines):
     # Chunks of consecutive top-level-first ops, halving down to one.
     n = len(ops)
     size = max(1, n // 2)
-    budget = 200   # chunk candidates per round: coarse levels first
+    budget = 150   # chunks per round (two candidates each): coarse levels first
     while budget > 0:
         budget -= (n + size - 1) // size
         for lo in range(0, n, size):
@@ -291,6 +328,19 @@ def candidates(lines):
                     new, ok = r, True
             if ok:
                 found.append(("zero ops %d..%d" % (lo, min(n, lo + size) - 1), new))
+            # The same chunk with each op's result replaced by one of its
+            # operands instead: keeps addresses apart where zeros would
+            # make stores collide (undefined behaviour, dropped).
+            new, ok = list(lines), False
+            for op in sorted(ops[lo:lo + size], key=lambda o: -o.start):
+                if op.start >= len(new):
+                    continue
+                match = [o for o in walk(parse_ops(new)) if o.start == op.start and o.name == op.name]
+                r = forward_operand(new, match[0]) if match else None
+                if r is not None:
+                    new, ok = r, True
+            if ok:
+                found.append(("forward ops %d..%d" % (lo, min(n, lo + size) - 1), new))
         if size == 1:
             break
         size //= 2

@@ -12,6 +12,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tgpu;
 namespace tt = mlir::triton;
@@ -187,10 +189,35 @@ int32_t freeRegisterMask(const LinearLayout &layout) {
   return 0;
 }
 
+// For each register, the lowest register of the same thread that holds the
+// same element (itself when none does). Not the free-variable mask: that is
+// right for deciding who stores (its pivots reach every element once), but
+// r & ~mask is a register with the same element only when the free bases are
+// zero; a #ttg.linear with register bases [4], [4] holds element 4 in
+// register 0b1000, not element 0 (fuzzing found tgpu loading the wrong one).
+SmallVector<unsigned> registerSameAs(const LinearLayout &layout) {
+  unsigned regs = layout.getInDimSize("register");
+  int bits = layout.getInDimSizeLog2("register");
+  SmallVector<unsigned> same(regs);
+  std::map<SmallVector<int32_t>, unsigned> first;
+  for (unsigned r = 0; r < regs; ++r) {
+    SmallVector<int32_t> image(layout.getNumOutDims(), 0);
+    for (int i = 0; i < bits; ++i)
+      if (r >> i & 1) {
+        auto basis = layout.getBasis("register", i);
+        for (size_t d = 0; d < image.size(); ++d)
+          image[d] ^= basis[d];
+      }
+    same[r] = first.try_emplace(image, r).first->second;
+  }
+  return same;
+}
+
 struct AccessPlan {
   unsigned regs = 1;
   int64_t vec = 1;
-  int32_t freeRegs = 0;
+  int32_t freeRegs = 0;     // stores: registers another one stores
+  SmallVector<unsigned> sameAs; // loads: registerSameAs
   Value ownerPred; // for stores
 };
 
@@ -216,6 +243,8 @@ FailureOr<AccessPlan> planAccess(Operation *op, Value ptr, Value mask,
   plan.regs = layout->getInDimSize("register");
   plan.vec = vectorWidth(ptr, mask, *layout, bitWidth(memType), info);
   plan.freeRegs = freeRegisterMask(*layout);
+  if (!isStore)
+    plan.sameAs = registerSameAs(*layout);
   if (isStore)
     plan.ownerPred = emitUniqueOwnerPredicate(rewriter, op->getLoc(), *layout,
                                               info.threadsPerWarp);
@@ -270,10 +299,13 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp> {
     Type wordType = shape.wordType(ctx);
     SmallVector<Value> loaded(plan->regs);
     for (unsigned g = 0; g < plan->regs; g += vec) {
-      if (plan->freeRegs && (g & plan->freeRegs)) {
-        // Same element as a lower register: reuse it.
+      bool copies = true;
+      for (unsigned i = 0; i < vec; ++i)
+        copies &= plan->sameAs[g + i] != g + i;
+      if (copies) {
+        // Elements lower registers hold already: reuse them.
         for (unsigned i = 0; i < vec; ++i)
-          loaded[g + i] = loaded[(g + i) & ~unsigned(plan->freeRegs)];
+          loaded[g + i] = loaded[plan->sameAs[g + i]];
         continue;
       }
       Value pred = masks.empty() ? Value() : at(masks, g);
