@@ -1705,12 +1705,9 @@ void ProgramGen::genPermute() {
     Val a = *pa;
     const Shape &s = a.type.shape;
     unsigned axis = unsigned(src.below(s.size()));
-    // The indices' shape: the source's, or smaller, off the axis; any power
-    // of two along it (within the size limit).
+    // The indices' shape: the source's off the axis (Triton's rule), any
+    // power of two along it (within the size limit).
     Shape is = s;
-    for (unsigned d = 0; d < s.size(); ++d)
-      if (d != axis && s[d] > 1 && src.chance(1, 4))
-        is[d] = s[d] / 2;
     is[axis] = int64_t(1) << src.below(5);
     while (numel(is) > (int64_t(1) << pol.maxLog2Numel))
       is[axis] /= 2;

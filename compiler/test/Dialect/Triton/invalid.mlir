@@ -388,8 +388,17 @@ tt.func @cas_types(%p: !tt.ptr<i32>, %c: i64, %v: i64) {
 // -----
 
 tt.func @gather_index_size(%x: tensor<4x8xf32>, %i: tensor<8x8xi32>) {
-  // expected-error @+1 {{indices dimension 0 is larger than the source's}}
+  // expected-error @+1 {{indices dimension 0 must match the corresponding input dimension}}
   %0 = tt.gather %x[%i] {axis = 1 : i32} : (tensor<4x8xf32>, tensor<8x8xi32>) -> tensor<8x8xf32>
+  tt.return
+}
+
+// -----
+
+// Smaller is not enough either (Triton 3.6 refuses it the same way).
+tt.func @gather_index_smaller(%x: tensor<4x8xf32>, %i: tensor<2x8xi32>) {
+  // expected-error @+1 {{indices dimension 0 must match the corresponding input dimension}}
+  %0 = tt.gather %x[%i] {axis = 1 : i32} : (tensor<4x8xf32>, tensor<2x8xi32>) -> tensor<2x8xf32>
   tt.return
 }
 

@@ -455,9 +455,11 @@ LogicalResult GatherOp::verify() {
     return emitOpError("result must have the indices' shape");
   if (res.getElementType() != src.getElementType())
     return emitOpError("result element type must be the source's");
+  // Triton 3.6's rule (and text): off the axis, the shapes agree.
   for (int64_t d = 0; d < src.getRank(); ++d)
-    if (d != axis && idx.getDimSize(d) > src.getDimSize(d))
-      return emitOpError("indices dimension ") << d << " is larger than the source's";
+    if (d != axis && idx.getDimSize(d) != src.getDimSize(d))
+      return emitOpError("indices dimension ")
+             << d << " must match the corresponding input dimension";
   return success();
 }
 
