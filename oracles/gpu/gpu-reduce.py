@@ -26,6 +26,9 @@ WANT says what keeps a candidate interesting:
   IMPL:error[:TEXT]   IMPL's image stopped with an error (its message holds TEXT)
   IMPL:fail           IMPL's image ran and gave wrong results
   triton:crash        Triton's compiler died (add_triton_images reported "crash:")
+  triton:reject:TEXT  Triton refused the kernel with TEXT in its first error (loop
+                      only; an assertion Triton's crash recovery caught reads
+                      "A signal was caught")
 where the other images must pass (so the verdict stays against IMPL).
 
 Candidates, each followed by dead-code removal (ops whose results nothing
@@ -450,9 +453,10 @@ def loop(args):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import add_triton_images as ati
     impl, kind = args.want.split(":")[:2]
-    if impl != "triton" or kind not in ("error", "crash"):
-        sys.exit("gpu-reduce loop: only triton:error[:TEXT] or triton:crash "
-                 "(a wrong result needs a fresh reference: use propose/pick)")
+    want_text = args.want.split(":", 2)[2] if args.want.count(":") >= 2 else ""
+    if impl != "triton" or kind not in ("error", "crash", "reject"):
+        sys.exit("gpu-reduce loop: only triton:error[:TEXT], triton:crash or "
+                 "triton:reject:TEXT (a wrong result needs a fresh reference: use propose/pick)")
     with open(os.path.join(args.bundle, "meta.json")) as f:
         meta = json.load(f)
     ext = os.path.splitext(meta.get("kernel", "kernel.ttgir"))[1]
@@ -504,6 +508,11 @@ def loop(args):
             hits = []
             if kind == "crash":
                 hits = [c for c in cands if c["dir"] in crashed]
+            elif kind == "reject":
+                # Triton's MLIR crash recovery turns an assertion into a
+                # failed pass ("A signal was caught ..."): a rejection.
+                hits = [c for c in cands
+                        if results.get(c["dir"]) and want_text in results[c["dir"]]]
             else:
                 runnable = [c["dir"] for c in cands if c["dir"] in results and not results[c["dir"]]]
                 if runnable:
