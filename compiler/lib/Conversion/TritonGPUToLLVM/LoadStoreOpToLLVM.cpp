@@ -299,8 +299,8 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp> {
     Type wordType = shape.wordType(ctx);
     SmallVector<Value> loaded(plan->regs);
     for (unsigned g = 0; g < plan->regs; g += vec) {
-      bool copies = true;
-      for (unsigned i = 0; i < vec; ++i)
+      bool copies = !plan->sameAs.empty(); // empty for a scalar load
+      for (unsigned i = 0; copies && i < vec; ++i)
         copies &= plan->sameAs[g + i] != g + i;
       if (copies) {
         // Elements lower registers hold already: reuse them.
