@@ -194,6 +194,15 @@ private:
   void genFor(unsigned depth);
   void genIf(unsigned depth);
   void genWhile(unsigned depth);
+  // The parts scf.for and scf.while share.
+  struct LoopDraw {
+    std::vector<Val> inits;   // carried values from the pool
+    int64_t trips = 0, lb = 0, step = 1;
+    Val lbv, ubv, stv;        // i32 constants lb, lb + trips * step, step
+  };
+  LoopDraw drawLoop(int64_t minTrips);
+  Val carriedInBody(const Val &init, const std::string &name, int64_t trips);
+  std::string yieldValue(const Val &carried);
   void genPermute();
 
   // ---- helpers ----
@@ -1427,23 +1436,59 @@ void ProgramGen::genDot() {
 // Control flow
 // ---------------------------------------------------------------------------
 
+// Loop-carried values (0-2 from the pool), then the trip count (at least
+// minTrips) and the bounds: scf.for and scf.while draw them alike.
+ProgramGen::LoopDraw ProgramGen::drawLoop(int64_t minTrips) {
+  LoopDraw d;
+  unsigned nCarried = unsigned(src.range(0, 2));
+  for (unsigned i = 0; i < nCarried; ++i)
+    if (Val *v = pick([](const Val &v) { return v.type.elem != Elem::I1; }))
+      d.inits.push_back(*v);
+  d.trips = src.range(minTrips, pol.maxTripCount);
+  d.lb = src.range(-2, 2), d.step = src.range(1, 3);
+  VType i32{Elem::I32, {}};
+  d.lbv = constInt(d.lb, i32);
+  d.ubv = constInt(d.lb + d.trips * d.step, i32);
+  d.stv = constInt(d.step, i32);
+  return d;
+}
+
+// A carried value as the body sees it, added to the pool: integers may wrap
+// over iterations (any value of the type); floats keep a bound that yields
+// are clamped to, and gather error per iteration.
+Val ProgramGen::carriedInBody(const Val &init, const std::string &name,
+                              int64_t trips) {
+  Val c = init;
+  c.name = name;
+  c.isConst = false;
+  if (!isFloat(c.type.elem)) {
+    c.lo = typeMin(c.type.elem), c.hi = typeMax(c.type.elem);
+  } else {
+    c.bound = std::max(1.0, std::min(c.bound, 64.0));
+    c.err = init.err * double(trips + 1) + 64 * epsOf(c.type.elem) * double(trips);
+  }
+  add(c);
+  return c;
+}
+
+// The value yielded for a carried one: of its type, within its bound.
+std::string ProgramGen::yieldValue(const Val &carried) {
+  Val y = materialize(carried.type);
+  if (isFloat(y.type.elem) && y.bound > carried.bound)
+    y = clampFloat(y, -carried.bound, carried.bound);
+  return y.name;
+}
+
 void ProgramGen::genFor(unsigned depth) {
   if (depth >= pol.maxDepth) {
     genFloatArith();
     return;
   }
-  // Loop-carried values: 1-2 values from the pool (floats clamped on yield
-  // so their bound holds in every iteration).
-  std::vector<Val> inits;
-  unsigned nCarried = unsigned(src.range(0, 2));
-  for (unsigned i = 0; i < nCarried; ++i)
-    if (Val *v = pick([](const Val &v) { return v.type.elem != Elem::I1; }))
-      inits.push_back(*v);
-  int64_t trips = src.range(1, pol.maxTripCount);
-  int64_t lb = src.range(-2, 2), step = src.range(1, 3);
+  LoopDraw loop = drawLoop(1);
+  const std::vector<Val> &inits = loop.inits;
+  int64_t trips = loop.trips, lb = loop.lb, step = loop.step;
+  const Val &lbv = loop.lbv, &ubv = loop.ubv, &stv = loop.stv;
   VType i32{Elem::I32, {}};
-  Val lbv = constInt(lb, i32), ubv = constInt(lb + trips * step, i32),
-      stv = constInt(step, i32);
   std::string iv = fresh("iv");
   std::vector<std::string> resNames, argNames;
   std::string head;
@@ -1473,30 +1518,14 @@ void ProgramGen::genFor(unsigned depth) {
   ivv.name = iv, ivv.type = i32, ivv.lo = lb, ivv.hi = lb + (trips - 1) * step;
   add(ivv);
   std::vector<Val> carried;
-  for (size_t i = 0; i < inits.size(); ++i) {
-    Val c = inits[i];
-    c.name = argNames[i];
-    c.isConst = false;
-    if (!isFloat(c.type.elem)) {
-      // Integers may wrap over iterations: any value of the type.
-      c.lo = typeMin(c.type.elem), c.hi = typeMax(c.type.elem);
-    } else {
-      c.bound = std::max(1.0, std::min(c.bound, 64.0));
-      c.err = inits[i].err * double(trips + 1) + 64 * epsOf(c.type.elem) * double(trips);
-    }
-    carried.push_back(c);
-    add(c);
-  }
+  for (size_t i = 0; i < inits.size(); ++i)
+    carried.push_back(carriedInBody(inits[i], argNames[i], trips));
   unsigned steps = unsigned(src.range(1, 5));
   for (unsigned i = 0; i < steps; ++i)
     genStep(depth + 1);
   std::vector<std::string> yields;
-  for (size_t i = 0; i < carried.size(); ++i) {
-    Val y = materialize(carried[i].type);
-    if (isFloat(y.type.elem) && y.bound > carried[i].bound)
-      y = clampFloat(y, -carried[i].bound, carried[i].bound);
-    yields.push_back(y.name);
-  }
+  for (const Val &c : carried)
+    yields.push_back(yieldValue(c));
   if (!yields.empty())
     line("scf.yield " + llvm::join(yields, ", ") + " : " + types);
   pool.resize(mark);
@@ -1604,16 +1633,11 @@ void ProgramGen::genWhile(unsigned depth) {
     genIntArith();
     return;
   }
-  std::vector<Val> inits;
-  unsigned nCarried = unsigned(src.range(0, 2));
-  for (unsigned i = 0; i < nCarried; ++i)
-    if (Val *v = pick([](const Val &v) { return v.type.elem != Elem::I1; }))
-      inits.push_back(*v);
-  int64_t trips = src.range(0, pol.maxTripCount);
-  int64_t lb = src.range(-2, 2), step = src.range(1, 3);
+  LoopDraw loop = drawLoop(0);
+  const std::vector<Val> &inits = loop.inits;
+  int64_t trips = loop.trips, lb = loop.lb, step = loop.step;
+  const Val &lbv = loop.lbv, &ubv = loop.ubv, &stv = loop.stv;
   VType i32{Elem::I32, {}};
-  Val lbv = constInt(lb, i32), ubv = constInt(lb + trips * step, i32),
-      stv = constInt(step, i32);
   std::string types = "i32";
   for (const Val &v : inits)
     types += ", " + typeStr(v.type);
@@ -1646,32 +1670,16 @@ void ProgramGen::genWhile(unsigned depth) {
   counter.hi = lb + std::max<int64_t>(0, trips - 1) * step;
   add(counter);
   std::vector<Val> carried;
-  for (size_t i = 0; i < inits.size(); ++i) {
-    Val v = inits[i];
-    v.name = after[i + 1];
-    v.isConst = false;
-    if (!isFloat(v.type.elem)) {
-      v.lo = typeMin(v.type.elem), v.hi = typeMax(v.type.elem);
-    } else {
-      v.bound = std::max(1.0, std::min(v.bound, 64.0));
-      v.err = inits[i].err * double(trips + 1) +
-              64 * epsOf(v.type.elem) * double(trips);
-    }
-    carried.push_back(v);
-    add(v);
-  }
+  for (size_t i = 0; i < inits.size(); ++i)
+    carried.push_back(carriedInBody(inits[i], after[i + 1], trips));
   unsigned steps = unsigned(src.range(1, 4));
   for (unsigned i = 0; i < steps; ++i)
     genStep(depth + 1);
   std::string next = fresh();
   line(next + " = arith.addi " + after[0] + ", " + stv.name + " : i32");
   std::vector<std::string> yields = {next};
-  for (const Val &v : carried) {
-    Val y = materialize(v.type);
-    if (isFloat(y.type.elem) && y.bound > v.bound)
-      y = clampFloat(y, -v.bound, v.bound);
-    yields.push_back(y.name);
-  }
+  for (const Val &c : carried)
+    yields.push_back(yieldValue(c));
   line("scf.yield " + llvm::join(yields, ", ") + " : " + types);
   pool.resize(mark);
   --indent;
