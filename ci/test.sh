@@ -8,12 +8,12 @@ ci/setup.sh
 BUILD_DIR=${TGPU_BUILD_DIR:-build}
 gpu_build=$(mktemp -d)
 trap 'rm -rf "$gpu_build"' EXIT
+log=$gpu_build/ci.log
 for pass in 1 2; do
-  cmake -S oracles/gpu -B "$gpu_build" -DCMAKE_BUILD_TYPE=Release > "$gpu_build.log" 2>&1 ||
-    { cat "$gpu_build.log"; echo "ci/test.sh: oracles/gpu does not configure (pass $pass)" >&2; exit 1; }
+  cmake -S oracles/gpu -B "$gpu_build" -DCMAKE_BUILD_TYPE=Release > "$log" 2>&1 ||
+    { cat "$log"; echo "ci/test.sh: oracles/gpu does not configure (pass $pass)" >&2; exit 1; }
 done
-cmake --build "$gpu_build" -j"$(nproc)" > "$gpu_build.log" 2>&1 ||
-  { cat "$gpu_build.log"; echo "ci/test.sh: oracles/gpu does not build standalone" >&2; exit 1; }
-rm -f "$gpu_build.log"
+cmake --build "$gpu_build" -j"$(nproc)" > "$log" 2>&1 ||
+  { cat "$log"; echo "ci/test.sh: oracles/gpu does not build standalone" >&2; exit 1; }
 cd "$BUILD_DIR"
 ctest --output-on-failure -j"$(nproc)"

@@ -173,22 +173,22 @@ def use_pattern(name):
     return re.compile(re.escape(name) + r"(?![\w$.])")
 
 
-def replace_op(lines, op, with_constants):
+def replace_op(lines, op):
     """Replaces op's lines by zero constants for its results (or by nothing
     when it has none); None when a result cannot be a constant."""
+    if len(op.types) != len(op.results):
+        return None
     indent = re.match(r"\s*", lines[op.start]).group(0)
     new = []
-    for k, (res, ty) in enumerate(zip(op.results, op.types)):
-        plain = res.replace("#", "_r") if "#" in res else res
-        c = zero_constant(plain, ty)
+    for res, ty in zip(op.results, op.types):
+        c = zero_constant(res.replace("#", "_r"), ty)
         if c is None:
             return None
         new.append(indent + c)
-    if op.results and len(op.types) != len(op.results):
-        return None
     out = lines[:op.start] + new + lines[op.end + 1:]
-    if any("#" in r for r in op.results):
-        for r in op.results:
+    # %5#0 becomes the plain name %5_r0 its constant was given.
+    for r in op.results:
+        if "#" in r:
             pat = use_pattern(r)
             out = [pat.sub(r.replace("#", "_r"), l) for l in out]
     return out
@@ -326,7 +326,7 @@ def candidates(lines):
                 match = [o for o in walk(cur) if o.start == op.start and o.name == op.name]
                 if not match:
                     continue
-                r = replace_op(new, match[0], True)
+                r = replace_op(new, match[0])
                 if r is not None:
                     new, ok = r, True
             if ok:

@@ -128,8 +128,7 @@ public:
   std::optional<LinearLayout> find(mlir::Attribute attr,
                                    ArrayRef<int64_t> shape) {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = layouts.find(Key(attr.getAsOpaquePointer(),
-                               std::vector<int64_t>(shape.begin(), shape.end())));
+    auto it = layouts.find(Key(attr.getAsOpaquePointer(), Shape(shape)));
     if (it == layouts.end())
       return std::nullopt;
     return it->second;
@@ -139,14 +138,14 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     if (layouts.size() >= kMaxEntries)
       layouts.clear();
-    layouts.emplace(Key(attr.getAsOpaquePointer(),
-                        std::vector<int64_t>(shape.begin(), shape.end())),
-                    layout);
+    layouts.emplace(Key(attr.getAsOpaquePointer(), Shape(shape)), layout);
   }
 
 private:
   static constexpr size_t kMaxEntries = 1 << 14;
-  using Key = std::pair<const void *, std::vector<int64_t>>;
+  // Inline up to rank 4: a lookup allocates nothing.
+  using Shape = llvm::SmallVector<int64_t, 4>;
+  using Key = std::pair<const void *, Shape>;
   std::mutex mutex;
   std::map<Key, LinearLayout> layouts;
 };

@@ -242,11 +242,12 @@ FailureOr<AccessPlan> planAccess(Operation *op, Value ptr, Value mask,
     return failure();
   plan.regs = layout->getInDimSize("register");
   plan.vec = vectorWidth(ptr, mask, *layout, bitWidth(memType), info);
-  plan.freeRegs = freeRegisterMask(*layout);
-  if (!isStore)
+  if (!isStore) {
     plan.sameAs = registerSameAs(*layout);
-  if (isStore)
-    plan.ownerPred = emitUniqueOwnerPredicate(rewriter, op->getLoc(), *layout,
+    return plan;
+  }
+  plan.freeRegs = freeRegisterMask(*layout);
+  plan.ownerPred = emitUniqueOwnerPredicate(rewriter, op->getLoc(), *layout,
                                               info.threadsPerWarp);
   return plan;
 }
