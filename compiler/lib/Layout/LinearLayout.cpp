@@ -6,6 +6,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <unordered_map>
 #include <mutex>
 
 using namespace tgpu::layout;
@@ -505,6 +506,24 @@ LinearLayout::getFreeVariableMasks() const {
     r.push_back({d.name.str(), mask});
   }
   return r;
+}
+
+std::vector<int32_t> LinearLayout::getLowestSameImage(StringRef inDim) const {
+  int d = findIn(inDim);
+  if (d < 0)
+    return {0};
+  const InDim &in = ins[d];
+  std::vector<int32_t> lowest(size_t(1) << in.log2);
+  // Not a DenseMap: any packed word, all ones included, is a valid key.
+  std::unordered_map<uint64_t, int32_t> first;
+  for (int32_t v = 0; v < int32_t(lowest.size()); ++v) {
+    uint64_t image = 0;
+    for (int i = 0; i < in.log2; ++i)
+      if (v >> i & 1)
+        image ^= bases[in.first + i];
+    lowest[v] = first.try_emplace(image, v).first->second;
+  }
+  return lowest;
 }
 
 int LinearLayout::getNumConsecutiveInOut() const {

@@ -139,6 +139,13 @@ public:
   // the lower flattened input bits (zero bases included): such an input bit
   // can be set freely once the lower bits are fixed.
   std::vector<std::pair<std::string, int32_t>> getFreeVariableMasks() const;
+  // For each value v of in dim `inDim` (the other in dims 0), the lowest
+  // value with the same image: v itself unless a lower one holds the same
+  // element. Not v & ~freeMask: that is the same element only when the free
+  // bases are zero (register bases [4], [4]: register 0b11 holds element 0,
+  // register 0b01 element 4). For the first in dim the lowest value is the
+  // one without free-variable bits: the copy those masks elect as owner.
+  std::vector<int32_t> getLowestSameImage(llvm::StringRef inDim) const;
   // How many consecutive elements of the first out dim the first in dim
   // holds from 0 (Triton's getNumConsecutiveInOut).
   int getNumConsecutiveInOut() const;

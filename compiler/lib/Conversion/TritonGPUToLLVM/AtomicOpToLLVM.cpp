@@ -101,10 +101,12 @@ StringRef constraintFor(Type elem) {
 }
 
 // The register holding each element first (its layout's free register bits
-// clear), and a predicate selecting one thread per element.
+// clear; sameAs maps every register to it), and a predicate selecting one
+// thread per element.
 struct Owners {
   unsigned regs = 1;
   int32_t freeRegs = 0;
+  std::vector<int32_t> sameAs{0};
   Value threadPred;
   bool duplicated = false; // some element lives in more than one place
 };
@@ -127,6 +129,7 @@ FailureOr<Owners> findOwners(Operation *op, Value ptr,
   if (failed(layout))
     return failure();
   owners.regs = layout->getInDimSize("register");
+  owners.sameAs = layout->getLowestSameImage("register");
   for (auto &[dim, mask] : layout->getFreeVariableMasks()) {
     if (dim == "register")
       owners.freeRegs = mask;
@@ -193,7 +196,7 @@ LogicalResult lowerAtomic(OpT op, ArrayRef<Value> ptrs,
   }
   for (unsigned r = 0; r < owners->regs; ++r)
     if (!old[r])
-      old[r] = old[r & ~unsigned(owners->freeRegs)];
+      old[r] = old[owners->sameAs[r]];
 
   if (!op->use_empty() && owners->duplicated && owners->threadPred) {
     // Hand the owners' old values to every thread holding the element.

@@ -189,35 +189,11 @@ int32_t freeRegisterMask(const LinearLayout &layout) {
   return 0;
 }
 
-// For each register, the lowest register of the same thread that holds the
-// same element (itself when none does). Not the free-variable mask: that is
-// right for deciding who stores (its pivots reach every element once), but
-// r & ~mask is a register with the same element only when the free bases are
-// zero; a #ttg.linear with register bases [4], [4] holds element 4 in
-// register 0b1000, not element 0 (fuzzing found tgpu loading the wrong one).
-SmallVector<unsigned> registerSameAs(const LinearLayout &layout) {
-  unsigned regs = layout.getInDimSize("register");
-  int bits = layout.getInDimSizeLog2("register");
-  SmallVector<unsigned> same(regs);
-  std::map<SmallVector<int32_t>, unsigned> first;
-  for (unsigned r = 0; r < regs; ++r) {
-    SmallVector<int32_t> image(layout.getNumOutDims(), 0);
-    for (int i = 0; i < bits; ++i)
-      if (r >> i & 1) {
-        auto basis = layout.getBasis("register", i);
-        for (size_t d = 0; d < image.size(); ++d)
-          image[d] ^= basis[d];
-      }
-    same[r] = first.try_emplace(image, r).first->second;
-  }
-  return same;
-}
-
 struct AccessPlan {
   unsigned regs = 1;
   int64_t vec = 1;
   int32_t freeRegs = 0;     // stores: registers another one stores
-  SmallVector<unsigned> sameAs; // loads: registerSameAs
+  std::vector<int32_t> sameAs; // loads: the lowest register with the same element
   Value ownerPred; // for stores
 };
 
@@ -243,7 +219,7 @@ FailureOr<AccessPlan> planAccess(Operation *op, Value ptr, Value mask,
   plan.regs = layout->getInDimSize("register");
   plan.vec = vectorWidth(ptr, mask, *layout, bitWidth(memType), info);
   if (!isStore) {
-    plan.sameAs = registerSameAs(*layout);
+    plan.sameAs = layout->getLowestSameImage("register");
     return plan;
   }
   plan.freeRegs = freeRegisterMask(*layout);

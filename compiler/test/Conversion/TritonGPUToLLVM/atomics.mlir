@@ -56,3 +56,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Register bases [4], [4]: registers 0b11 and 0b00 hold element 0, 0b01 and
+// 0b10 element 4. Only registers 0 and 1 (free bit 1 clear) do an atomic,
+// and each copy takes the old value of the register with its element; the
+// old rule, register r & ~free, gave register 0b10 element 0's old value.
+// CHECK-LABEL: llvm.func @repeated_register_bases
+// CHECK: %[[A0:.*]] = llvm.inline_asm has_side_effects "atom.relaxed.gpu.global.add.u32
+// CHECK-NEXT: %[[A1:.*]] = llvm.inline_asm has_side_effects "atom.relaxed.gpu.global.add.u32
+// CHECK-NOT: atom.
+// CHECK: llvm.insertvalue %[[A0]], %{{.*}}[0]
+// CHECK-NEXT: llvm.insertvalue %[[A1]], %{{.*}}[1]
+// CHECK-NEXT: llvm.insertvalue %[[A1]], %{{.*}}[2]
+// CHECK-NEXT: llvm.insertvalue %[[A0]], %{{.*}}[3]
+#l = #ttg.linear<{register = [[4], [4]], lane = [[1], [2], [8], [16], [32]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @repeated_register_bases(%p: !tt.ptr<i32>, %q: !tt.ptr<i32>, %v: tensor<64xi32, #l>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #l>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #l>
+    %pp = tt.addptr %ps, %r : tensor<64x!tt.ptr<i32>, #l>, tensor<64xi32, #l>
+    %old = tt.atomic_rmw add, relaxed, gpu, %pp, %v : (tensor<64x!tt.ptr<i32>, #l>, tensor<64xi32, #l>) -> tensor<64xi32, #l>
+    %qs = tt.splat %q : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #l>
+    %qp = tt.addptr %qs, %r : tensor<64x!tt.ptr<i32>, #l>, tensor<64xi32, #l>
+    tt.store %qp, %old : tensor<64x!tt.ptr<i32>, #l>
+    tt.return
+  }
+}
