@@ -30,16 +30,9 @@ import re
 import sys
 import time
 
+from bundle_io import bundles_in, write_meta
 
-def find_bundles(path):
-    if os.path.isfile(os.path.join(path, "meta.json")):
-        return [path]
-    found = []
-    for name in sorted(os.listdir(path)):
-        sub = os.path.join(path, name)
-        if os.path.isdir(sub):
-            found += find_bundles(sub)
-    return found
+
 
 
 def entry_param_count(ptx, entry):
@@ -110,12 +103,7 @@ def add_image(job):
             located = [l for l in f if ": error: " in l]
         if located:
             result = located[0].strip()
-    # Atomically: a run cut short by --budget leaves no half-written meta.json.
-    tmp = os.path.join(bundle, "meta.json.tmp")
-    with open(tmp, "w") as f:
-        json.dump(meta, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, os.path.join(bundle, "meta.json"))
+    write_meta(bundle, meta)
     return bundle, result
 
 
@@ -237,13 +225,7 @@ def main():
                     help="a kernel Triton has not compiled after this many seconds is a timeout")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
-    bundles = []
-    for p in args.paths:
-        if not os.path.isdir(p):
-            sys.exit("add_triton_images: '%s' is not a folder" % p)
-        bundles += find_bundles(p)
-    if not bundles:
-        sys.exit("add_triton_images: no bundle found")
+    bundles = bundles_in(args.paths, "add_triton_images")
     failed = []
     start = time.time()
     done = 0

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # The GPU machine's half of the GPU oracle: builds tgpu-gpu-run (CUDA driver
-# API only, no LLVM), optionally adds Triton's compilation of every kernel
+# API only, no LLVM), compiles tgpu's PTX into cubins with ptxas on every
+# core (ptxas_images.py; the driver's JIT would compile them one worker at a
+# time), optionally adds Triton's compilation of every kernel
 # (add_triton_images.py, for the three-way comparison), runs every bundle
 # and writes the report.
 #
 #   oracles/gpu/gpu-campaign.sh [--triton] [--triton-budget S] [--out DIR]
+#                               [--no-ptxas] [--ptxas-timeout S]
 #                               [--jobs N] [--timeout S] [--budget S] BUNDLE_DIR...
 #
+# --no-ptxas leaves the PTX to the driver's JIT (also when no ptxas is
+# found); --ptxas-timeout (default 240) is the most one kernel's ptxas may
+# take, after which its image is reported as TIMEOUT without a run.
 # --out (default gpu-report/, or $OUT/ when that is set, as on the device
 # machine) receives report.txt (the runner's output), report.json (every
 # case), failed/ (the GPU buffers of failing images) and build.log.
@@ -16,6 +22,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 triton=0
 triton_budget=0
+ptxas=1
+ptxas_timeout=240
 out=${OUT:-gpu-report}
 runner_args=()
 paths=()
@@ -25,7 +33,9 @@ while (($#)); do
     --triton-budget) triton=1; triton_budget=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --jobs|--timeout|--budget) runner_args+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    --no-ptxas) ptxas=0; shift ;;
+    --ptxas-timeout) ptxas_timeout=$2; shift 2 ;;
+    -h|--help) sed -n 2,23p "$0"; exit 0 ;;
     -*) echo "gpu-campaign.sh: unknown option '$1'" >&2; exit 2 ;;
     *) paths+=("$1"); shift ;;
   esac
@@ -41,6 +51,15 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release &&
   tail -30 "$out/build.log"
   echo "gpu-campaign.sh: building tgpu-gpu-run failed (log: $out/build.log)" >&2
   exit 3
+fi
+
+if [ "$ptxas" = 1 ]; then
+  if python3 "$here/ptxas_images.py" --kernel-timeout "$ptxas_timeout" "${paths[@]}" > "$out/ptxas.txt" 2>&1; then
+    head -1 "$out/ptxas.txt"
+  else
+    cat "$out/ptxas.txt"
+    echo "gpu-campaign.sh: no cubins made; the driver's JIT compiles the PTX"
+  fi
 fi
 
 if [ "$triton" = 1 ]; then

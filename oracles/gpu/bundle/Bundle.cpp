@@ -366,6 +366,14 @@ bool loadBundle(const std::string &dir, Bundle &b, std::string &error) {
         img.scratchPerProgram.push_back(v);
       }
     }
+    if (!r.string(m, "build_failure", where, img.buildFailure, false))
+      return located(false);
+    img.extra = Json::object();
+    for (const auto &mm : m.members())
+      if (mm.first != "impl" && mm.first != "file" && mm.first != "entry" &&
+          mm.first != "block" && mm.first != "shared_bytes" &&
+          mm.first != "scratch_per_program" && mm.first != "build_failure")
+        img.extra.set(mm.first, mm.second);
     for (const Image &other : b.images)
       if (other.impl == img.impl)
         return located(r.fail(where + ".impl", "two images of '" + img.impl + "'"));
@@ -441,6 +449,10 @@ Json bundleToJson(const Bundle &b) {
         s.push(v);
       j.set("scratch_per_program", s);
     }
+    if (!img.buildFailure.empty())
+      j.set("build_failure", img.buildFailure);
+    for (const auto &m : img.extra.members())
+      j.set(m.first, m.second);
     images.push(j);
   }
   meta.set("images", images);

@@ -70,6 +70,10 @@ struct Image {
   // Pointer parameters after the kernel's own (Triton's global and profile
   // scratch): per entry the bytes per program, 0 for a null pointer.
   std::vector<uint64_t> scratchPerProgram;
+  // Why the image could not be built ("error: ..." or "timeout: ..."; set by
+  // ptxas_images.py): the runner reports it without loading the file.
+  std::string buildFailure;
+  Json extra; // members the reader does not know ("ptx", "build_s"), kept on rewrite
 };
 
 struct Bundle {

@@ -12,7 +12,7 @@ namespace {
 
 struct Outcome {
   std::string impl;
-  std::string status = "not run"; // pass, fail, error, not run
+  std::string status = "not run"; // pass, fail, error, timeout, not run
   std::string detail;
   double loadMs = 0, runMs = 0;
   std::vector<std::vector<uint8_t>> buffers;
@@ -105,6 +105,12 @@ Json runCase(Executor &exec, const std::string &dir, const CaseOptions &options,
       outcomes.push_back(std::move(o));
       continue;
     }
+    if (!image.buildFailure.empty()) { // ptxas failed or gave up: nothing to load
+      o.status = image.buildFailure.rfind("timeout", 0) == 0 ? "timeout" : "error";
+      o.detail = "build " + image.buildFailure;
+      outcomes.push_back(std::move(o));
+      continue;
+    }
     ImageRun run = exec.run(b, image, inputs);
     o.loadMs = run.loadMs;
     o.runMs = run.runMs;
@@ -124,18 +130,19 @@ Json runCase(Executor &exec, const std::string &dir, const CaseOptions &options,
 
   // The verdict.
   std::vector<const Outcome *> wrong;
-  bool anyFail = false;
+  bool anyFail = false, anyTimeout = false;
   for (const Outcome &o : outcomes)
     if (o.status != "pass") {
       wrong.push_back(&o);
       anyFail |= o.status == "fail";
+      anyTimeout |= o.status == "timeout";
     }
   Json against = Json::array();
   std::string detail;
   if (wrong.empty()) {
     res.set("status", "PASS");
   } else {
-    res.set("status", anyFail ? "FAIL" : "ERROR");
+    res.set("status", anyFail ? "FAIL" : anyTimeout ? "TIMEOUT" : "ERROR");
     bool allRanWrong = outcomes.size() >= 2 && wrong.size() == outcomes.size();
     for (const Outcome &o : outcomes)
       allRanWrong &= o.status == "fail";
