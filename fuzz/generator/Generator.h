@@ -52,6 +52,16 @@ struct GenPolicy {
   // reference: no compares, float->int casts, floor/ceil or argmax on values
   // that approximate math may have perturbed (they would flip).
   bool gpuSafe = false;
+  // Only what Triton 3.6 compiles, and compiles right, so a three-way
+  // campaign spends its cases on new ground: none of the ops its NVIDIA
+  // lowering lacks (arith.negf, math.tanh, ctpop/ctlz/cttz, math.trunc and
+  // roundeven, tensor arith.bitcast), no float -> i1 casts (fptoui to i1:
+  // README GPU finding 1; a compare with 1.0 instead), and no layout that
+  // holds an element twice through non-zero bases (#ttg.linear with a basis
+  // repeating others: finding 2). Most choices draw as without it (an op
+  // is swapped for another); a skipped bitcast or a redrawn layout changes
+  // the rest of the program.
+  bool tritonSafe = false;
   // TTGIR variants.
   unsigned numWarps = 4;                 // 0: random among 1, 2, 4, 8
   // Upper ends: each variant draws its own counts in [0, these] (swarm

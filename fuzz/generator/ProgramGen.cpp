@@ -775,6 +775,8 @@ void ProgramGen::genIntArith() {
   default: {
     static const char *ops[] = {"math.absi", "math.ctpop", "math.ctlz", "math.cttz"};
     unsigned k = unsigned(src.below(4));
+    if (pol.tritonSafe) // Triton 3.6 cannot lower the bit counts
+      k = 0;
     r = unary(ops[k], a);
     if (k == 0)
       setRange(r, 0, std::max<__int128>(__int128(a.hi), -__int128(a.lo)));
@@ -859,7 +861,8 @@ void ProgramGen::genFloatArith() {
     break;
   }
   case 7: {
-    r = unary(src.coin() ? "arith.negf" : "math.absf", a);
+    bool neg = src.coin() && !pol.tritonSafe; // Triton 3.6 has no arith.negf
+    r = unary(neg ? "arith.negf" : "math.absf", a);
     r.bound = a.bound;
     r.err = a.err;
     break;
@@ -926,7 +929,9 @@ void ProgramGen::genMath() {
     break;
   }
   case 5:
-    r = unary("math.tanh", a.bound > 16 ? clampFloat(a, -16, 16) : a);
+    // Triton 3.6 has no math.tanh: sin has the same range and error.
+    r = unary(pol.tritonSafe ? "math.sin" : "math.tanh",
+              a.bound > 16 ? clampFloat(a, -16, 16) : a);
     r.bound = 1;
     r.err = a.err + 8 * eps;
     break;
@@ -937,7 +942,10 @@ void ProgramGen::genMath() {
       break;
     }
     static const char *ops[] = {"math.floor", "math.ceil", "math.trunc", "math.roundeven"};
-    r = unary(ops[src.below(4)], a);
+    unsigned k = unsigned(src.below(4));
+    if (pol.tritonSafe) // Triton 3.6 has floor and ceil only
+      k &= 1;
+    r = unary(ops[k], a);
     r.bound = a.bound + 1;
     r.err = 0;
     break;
@@ -1064,6 +1072,16 @@ Val ProgramGen::castTo(const Val &v, Elem to) {
     bool unsignedCast = to != Elem::I1 && src.chance(1, 4);
     if (unsignedCast && x.bound > 0)
       x = clampFloat(x, 0, lim);
+    if (to == Elem::I1 && pol.tritonSafe) {
+      // x is in [0, 1]: truncation gives 1 exactly at 1.0. Triton's fptoui
+      // to i1 tests x against zero instead (README GPU finding 1).
+      Val one = constFloat(1.0, x.type);
+      r = emitValue("arith.cmpf oge, " + x.name + ", " + one.name + " : " +
+                        typeStr(x.type),
+                    rt);
+      r.lo = 0, r.hi = 1;
+      return r;
+    }
     r = cast(unsignedCast || to == Elem::I1 ? "arith.fptoui" : "arith.fptosi", x);
     r.lo = (unsignedCast || to == Elem::I1) ? 0 : -int64_t(lim);
     r.hi = int64_t(lim);
@@ -1091,7 +1109,9 @@ void ProgramGen::genCast() {
   if (src.chance(1, 6) && (a.type.elem == Elem::F32 || a.type.elem == Elem::I32)) {
     // bitcast f32 -> i32 (never i32 -> f32: arbitrary bits are NaNs and
     // infinities)
-    if (a.type.elem == Elem::F32 && isStable(a)) {
+    // Triton 3.6 cannot lower a tensor arith.bitcast.
+    if (a.type.elem == Elem::F32 && isStable(a) &&
+        !(pol.tritonSafe && !a.type.shape.empty())) {
       VType rt = a.type;
       rt.elem = Elem::I32;
       Val r = emitValue("arith.bitcast " + a.name + " : " + typeStr(a.type) +

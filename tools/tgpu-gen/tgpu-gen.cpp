@@ -48,6 +48,11 @@ static cl::opt<bool> gpuSafe("gpu-safe",
                              cl::desc("only ops whose GPU results stay within "
                                       "the stated tolerance"),
                              cl::cat(genCategory));
+static cl::opt<bool> tritonSafe(
+    "triton-safe",
+    cl::desc("only ops and layouts Triton 3.6 compiles, and compiles right "
+             "(for three-way GPU campaigns; GenPolicy::tritonSafe)"),
+    cl::cat(genCategory));
 static cl::opt<unsigned> numWarpsOpt("num-warps",
                                      cl::desc("warps of the TTGIR (0: random)"),
                                      cl::init(0), cl::cat(genCategory));
@@ -134,6 +139,7 @@ int main(int argc, char **argv) {
     return 1;
   GenPolicy policy;
   policy.gpuSafe = gpuSafe;
+  policy.tritonSafe = tritonSafe;
   policy.numWarps = numWarpsOpt;
   std::string why;
   if (!applyPolicy(policyOpt, policy, why))
