@@ -188,7 +188,7 @@ for t in "${TARGET_LIST[@]}"; do
     line=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
     execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<< "$line")
     cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<< "$line")
-    crashes=$(ls "$work/artifacts" 2>/dev/null | wc -l)
+    crashes=$(ls "$work/artifacts" 2>/dev/null | grep -vc '^slow-unit-' || true)
     printf '\r[%s] %4ss  execs %-9s cov %-6s crashes %-3s' "$t" "$(( $(date +%s) - start ))" "${execs:-0}" "${cov:-?}" "$crashes"
   done
   wait "$pid" || true
@@ -203,9 +203,18 @@ for t in "${TARGET_LIST[@]}"; do
   fi
   corpus=$(ls "corpus/$t" | wc -l)
 
-  new=0 flaky=0
+  new=0 flaky=0 slow=0
   for a in "$work"/artifacts/*; do
     [ -f "$a" ] || continue
+    # libFuzzer keeps a unit that ran past -report_slow_units (10 s) as
+    # slow-unit-*: not a crash. Reported with its time alone, kept.
+    if [[ "$(basename "$a")" == slow-unit-* ]]; then
+      t0=$(date +%s%N)
+      timeout 120 "$BUILD/bin/$t" "$a" > /dev/null 2>&1 || true
+      echo "  SLOW $t: $a ran over 10 s in its fork job, $(( ($(date +%s%N) - t0) / 1000000 )) ms alone"
+      slow=$((slow + 1))
+      continue
+    fi
     IFS=$'\t' read -r kind sig < <(signature_of "$t" "$a")
     [ -z "${sig:-}" ] && continue
     if [ "$kind" = unreproducible ]; then
@@ -220,10 +229,10 @@ for t in "${TARGET_LIST[@]}"; do
   done
   NEW_TOTAL=$((NEW_TOTAL + new))
   rate=$(( elapsed > 0 ? execs / elapsed : execs ))
-  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %6s %7s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$new" "$flaky")")
+  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %6s %7s %5s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$new" "$flaky" "$slow")")
 done
 
-printf '\n%-20s %8s %10s %10s %8s %8s %6s %7s\n' target time execs execs/s cov corpus new unrepro
+printf '\n%-20s %8s %10s %10s %8s %8s %6s %7s %5s\n' target time execs execs/s cov corpus new unrepro slow
 for r in "${ROWS[@]}"; do echo "$r"; done
 if [ -n "$RUNS" ]; then
   echo "(reproducible smoke: one process per target, -seed=$SEED)"

@@ -26,8 +26,8 @@ WANT says what keeps a candidate interesting:
   IMPL:error[:TEXT]   IMPL's image stopped with an error (its message holds TEXT)
   IMPL:fail           IMPL's image ran and gave wrong results
   triton:crash        Triton's compiler died (add_triton_images reported "crash:")
-  triton:reject:TEXT  Triton refused the kernel with TEXT in its first error (loop
-                      only; an assertion Triton's crash recovery caught reads
+  triton:reject:TEXT  Triton refused the kernel with TEXT in its first error or its
+                      log (loop only; an assertion Triton's crash recovery caught reads
                       "A signal was caught")
 where the other images must pass (so the verdict stays against IMPL).
 
@@ -447,6 +447,15 @@ def pick(args):
     return 0
 
 
+def read_log(bundle):
+    """Triton's messages for a kernel it refused (add_triton_images.py)."""
+    try:
+        with open(os.path.join(bundle, "triton_error.txt"), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def loop(args):
     """Rounds on the GPU machine: Triton's image only, BUNDLE's inputs."""
     import time
@@ -511,8 +520,10 @@ def loop(args):
             elif kind == "reject":
                 # Triton's MLIR crash recovery turns an assertion into a
                 # failed pass ("A signal was caught ..."): a rejection.
-                hits = [c for c in cands
-                        if results.get(c["dir"]) and want_text in results[c["dir"]]]
+                # The assertion's own text is in Triton's log, not in its
+                # first located error: look in both.
+                hits = [c for c in cands if results.get(c["dir"]) and
+                        (want_text in results[c["dir"]] or want_text in read_log(c["dir"]))]
             else:
                 runnable = [c["dir"] for c in cands if c["dir"] in results and not results[c["dir"]]]
                 if runnable:
