@@ -55,7 +55,7 @@ struct GenPolicy {
   // Only what Triton 3.6 compiles, and compiles right, so a three-way
   // campaign spends its cases on new ground: none of the ops its NVIDIA
   // lowering lacks (arith.negf, math.tanh, ctpop/ctlz/cttz, math.trunc and
-  // roundeven, tensor arith.bitcast), no float -> i1 casts (fptoui to i1:
+  // roundeven, f16 arith.divf, tensor arith.bitcast), no float -> i1 casts (fptoui to i1:
   // README GPU finding 1; a compare with 1.0 instead), and no layout that
   // holds an element twice through non-zero bases (#ttg.linear with a basis
   // repeating others: finding 2). Most choices draw as without it (an op
