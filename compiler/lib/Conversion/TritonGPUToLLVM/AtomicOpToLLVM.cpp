@@ -100,12 +100,11 @@ StringRef constraintFor(Type elem) {
   return bits == 64 ? "l" : bits == 32 ? "r" : "h";
 }
 
-// The register holding each element first (its layout's free register bits
-// clear; sameAs maps every register to it), and a predicate selecting one
-// thread per element.
+// For every register, the lowest register of the thread with the same element
+// (itself for the register that does the atomic: its free register bits are
+// clear), and a predicate selecting one thread per element.
 struct Owners {
   unsigned regs = 1;
-  int32_t freeRegs = 0;
   std::vector<int32_t> sameAs{0};
   Value threadPred;
   bool duplicated = false; // some element lives in more than one place
@@ -130,12 +129,8 @@ FailureOr<Owners> findOwners(Operation *op, Value ptr,
     return failure();
   owners.regs = layout->getInDimSize("register");
   owners.sameAs = layout->getLowestSameImage("register");
-  for (auto &[dim, mask] : layout->getFreeVariableMasks()) {
-    if (dim == "register")
-      owners.freeRegs = mask;
-    if (mask)
-      owners.duplicated = true;
-  }
+  for (auto &[dim, mask] : layout->getFreeVariableMasks())
+    owners.duplicated |= mask != 0;
   owners.threadPred = emitUniqueOwnerPredicate(rewriter, loc, *layout,
                                                info.threadsPerWarp);
   return owners;
@@ -162,7 +157,7 @@ LogicalResult lowerAtomic(OpT op, ArrayRef<Value> ptrs,
   };
   SmallVector<Value> old(owners->regs);
   for (unsigned r = 0; r < owners->regs; ++r) {
-    if (owners->freeRegs && (r & owners->freeRegs))
+    if (owners->sameAs[r] != int32_t(r))
       continue; // filled from the owner register below
     Value pred = owners->threadPred;
     if (!masks.empty())
@@ -229,7 +224,7 @@ LogicalResult lowerAtomic(OpT op, ArrayRef<Value> ptrs,
                                       ValueRange{i32Constant(rewriter, loc,
                                                              int32_t(numel))});
     for (unsigned r = 0; r < owners->regs; ++r) {
-      if (owners->freeRegs && (r & owners->freeRegs))
+      if (owners->sameAs[r] != int32_t(r))
         continue;
       Value target = LLVM::SelectOp::create(rewriter, loc, owners->threadPred,
                                             slots[r], spare);
