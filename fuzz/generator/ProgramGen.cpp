@@ -34,16 +34,18 @@
 namespace tgpu::gen {
 namespace {
 
-enum class Elem { I1, I8, I16, I32, I64, F16, F32 };
+enum class Elem { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
 
-bool isFloat(Elem e) { return e == Elem::F16 || e == Elem::F32; }
+bool isFloat(Elem e) {
+  return e == Elem::F16 || e == Elem::BF16 || e == Elem::F32 || e == Elem::F64;
+}
 unsigned bitWidth(Elem e) {
   switch (e) {
   case Elem::I1: return 1;
   case Elem::I8: return 8;
-  case Elem::I16: case Elem::F16: return 16;
+  case Elem::I16: case Elem::F16: case Elem::BF16: return 16;
   case Elem::I32: case Elem::F32: return 32;
-  case Elem::I64: return 64;
+  case Elem::I64: case Elem::F64: return 64;
   }
   return 32;
 }
@@ -55,12 +57,23 @@ const char *elemName(Elem e) {
   case Elem::I32: return "i32";
   case Elem::I64: return "i64";
   case Elem::F16: return "f16";
+  case Elem::BF16: return "bf16";
   case Elem::F32: return "f32";
+  case Elem::F64: return "f64";
   }
   return "i32";
 }
 // Unit roundoff with slack (one ulp at the bound).
-double epsOf(Elem e) { return e == Elem::F16 ? 0x1p-10 : 0x1p-23; }
+double epsOf(Elem e) {
+  switch (e) {
+  case Elem::F16: return 0x1p-10;
+  case Elem::BF16: return 0x1p-7;
+  case Elem::F64: return 0x1p-52;
+  default: return 0x1p-23;
+  }
+}
+// Largest magnitude a value of `e` may reach before rescale() brings it down.
+double boundLimit(Elem e) { return e == Elem::F16 ? 256 : 16384; }
 
 using Shape = std::vector<int64_t>;
 
@@ -122,11 +135,22 @@ int64_t typeMax(Elem e) {
 // Hex literal of a float constant: exact for every type.
 std::string floatLiteral(double v, Elem e) {
   char buf[64];
-  if (e == Elem::F32) {
+  if (e == Elem::F64) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    std::snprintf(buf, sizeof buf, "0x%016llX", (unsigned long long)bits);
+  } else if (e == Elem::F32) {
     float f = float(v);
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     std::snprintf(buf, sizeof buf, "0x%08X", bits);
+  } else if (e == Elem::BF16) {
+    // The generator's constants have at most 8 significant bits, so the
+    // upper half of the f32 is the bf16 exactly.
+    float f = float(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    std::snprintf(buf, sizeof buf, "0x%04X", unsigned(bits >> 16));
   } else {
     _Float16 h = static_cast<_Float16>(v);
     uint16_t bits;
@@ -543,8 +567,9 @@ Val ProgramGen::maskFor(const Shape &shape) {
 }
 
 void ProgramGen::genLoad() {
-  static const Elem elems[] = {Elem::F32, Elem::F32, Elem::F16, Elem::I32, Elem::I8};
-  Elem e = elems[src.below(5)];
+  static const Elem elems[] = {Elem::F32, Elem::F32, Elem::F16, Elem::I32,
+                               Elem::I8,  Elem::BF16, Elem::F64};
+  Elem e = elems[src.below(7)];
   Shape shape = pickShape();
   Val off = offsetsInSlab(shape, false, slab);
   Val ptrs = pointersInto(inputBuffer(e), off, true);
@@ -799,7 +824,7 @@ Val ProgramGen::clampFloat(const Val &v, double lo, double hi) {
 
 // Keeps a float's bound at most 2^14 by an exact power-of-two scale.
 Val ProgramGen::rescale(Val v) {
-  double limit = v.type.elem == Elem::F16 ? 256 : 16384;
+  double limit = boundLimit(v.type.elem);
   if (v.bound <= limit)
     return v;
   int k = int(std::ceil(std::log2(v.bound / limit)));
@@ -811,7 +836,9 @@ Val ProgramGen::rescale(Val v) {
 }
 
 void ProgramGen::genFloatArith() {
-  Elem e = src.chance(1, 4) ? Elem::F16 : Elem::F32;
+  static const Elem elems[] = {Elem::F32, Elem::F32, Elem::F32, Elem::F32,
+                               Elem::F16, Elem::F16, Elem::BF16, Elem::F64};
+  Elem e = elems[src.below(8)];
   Val *pa = pick([&](const Val &v) { return v.type.elem == e; });
   VType t = pa ? pa->type : VType{e, pickShape()};
   Val a = pa ? *pa : materialize(t);
@@ -834,8 +861,8 @@ void ProgramGen::genFloatArith() {
     r.err = a.err * b.bound + b.err * a.bound + a.err * b.err + eps * r.bound;
     break;
   case 4: { // a / (|b| + 1): the divisor is at least 1
-    if (pol.tritonSafe && e == Elem::F16) {
-      // Triton 3.6 cannot lower an f16 arith.divf ("Unsupported bitwidth").
+    if (pol.tritonSafe && bitWidth(e) == 16) {
+      // Triton 3.6 cannot lower a 16-bit arith.divf ("Unsupported bitwidth").
       r = binary("arith.mulf", a, b, t);
       r.bound = a.bound * b.bound;
       r.err = a.err * b.bound + b.err * a.bound + a.err * b.err + eps * r.bound;
@@ -1095,6 +1122,8 @@ Val ProgramGen::castTo(const Val &v, Elem to) {
     return r;
   }
   // float <-> float
+  if (bitWidth(to) == bitWidth(from)) // f16 <-> bf16: arith has no direct cast
+    return castTo(castTo(v, Elem::F32), to);
   if (bitWidth(to) > bitWidth(from)) {
     r = cast("arith.extf", v);
     r.bound = v.bound, r.err = v.err;
@@ -1129,9 +1158,10 @@ void ProgramGen::genCast() {
       return;
     }
   }
-  static const Elem targets[] = {Elem::I1, Elem::I8, Elem::I16, Elem::I32,
-                                 Elem::I64, Elem::F16, Elem::F32};
-  Elem to = targets[src.below(7)];
+  static const Elem targets[] = {Elem::I1,  Elem::I8,  Elem::I16,  Elem::I32,
+                                 Elem::I64, Elem::F16, Elem::F32,  Elem::BF16,
+                                 Elem::F64};
+  Elem to = targets[src.below(9)];
   if (to == a.type.elem)
     to = isFloat(to) ? Elem::I32 : Elem::F32;
   add(castTo(a, to));
@@ -1436,8 +1466,11 @@ void ProgramGen::genDot() {
     else
       nn /= 2;
   }
-  Elem in = src.coin() ? Elem::F16 : Elem::F32;
-  VType at{in, {m, k}}, bt{in, {k, nn}}, ct{Elem::F32, {m, nn}};
+  static const Elem ins[] = {Elem::F16, Elem::F16, Elem::F32, Elem::F32,
+                             Elem::BF16, Elem::F64};
+  Elem in = ins[src.below(6)];
+  Elem acc = in == Elem::F64 ? Elem::F64 : Elem::F32;
+  VType at{in, {m, k}}, bt{in, {k, nn}}, ct{acc, {m, nn}};
   Val a = materialize(at), b = materialize(bt);
   // Keep the operands small so the sum over k stays tame.
   if (a.bound > 4)
@@ -1448,14 +1481,15 @@ void ProgramGen::genDot() {
   if (c.bound > 64)
     c = clampFloat(c, -64, 64);
   Val r = emitValue("tt.dot " + a.name + ", " + b.name + ", " + c.name +
-                        ", inputPrecision = " + (in == Elem::F32 ? "ieee" : "tf32") +
+                        ", inputPrecision = " +
+                        (in == Elem::F32 || in == Elem::F64 ? "ieee" : "tf32") +
                         " : " + typeStr(at) + " * " + typeStr(bt) + " -> " +
                         typeStr(ct),
                     ct);
   double kd = double(k);
   r.bound = kd * a.bound * b.bound + c.bound;
   r.err = kd * (a.err * b.bound + b.err * a.bound) + c.err +
-          kd * epsOf(Elem::F32) * r.bound;
+          kd * epsOf(acc) * r.bound;
   add(rescale(r));
 }
 

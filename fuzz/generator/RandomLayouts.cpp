@@ -403,6 +403,20 @@ Attribute build(MLIRContext *ctx, const Spec &s) {
     return NvidiaMmaEncodingAttr::get(ctx, unsigned(s.versionMajor),
                                       unsigned(s.versionMinor), u32(s.warpsPerCTA),
                                       u32(s.instrShape), flat(s.cga));
+  case LayoutKind::DotOperand:
+    return DotOperandEncodingAttr::get(ctx, unsigned(s.opIdx), build(ctx, *s.parent),
+                                       unsigned(s.kWidth));
+  case LayoutKind::SwizzledShared:
+    return SwizzledSharedEncodingAttr::get(ctx, unsigned(s.vec), unsigned(s.perPhase),
+                                           unsigned(s.maxPhase), u32(s.order),
+                                           flat(s.cga));
+  case LayoutKind::NVMMAShared:
+    return NVMMASharedEncodingAttr::get(ctx, unsigned(s.swizzle), s.transposed,
+                                        unsigned(s.bits), s.fp4Padded,
+                                        unsigned(s.rank), flat(s.cga));
+  case LayoutKind::SharedLinear:
+    return SharedLinearEncodingAttr::get(ctx, unsigned(s.rank), flat(s.offset),
+                                         flat(s.block), unsigned(s.alignment));
   default:
     return {};
   }
@@ -724,8 +738,9 @@ mlir::Attribute randomDistributedLayout(ByteSource &src, mlir::MLIRContext *ctx,
   if (!powersOfTwo(shape) || log2Of(numWarps) < 0)
     return {};
   bool mmaFits = allowMma && rank == 2 && shape[0] >= 16 && shape[1] >= 8;
-  static const unsigned weights[] = {4, 2, 3, 2};
-  switch (src.weighted(llvm::ArrayRef<unsigned>(weights, mmaFits ? 4 : 3))) {
+  // blocked, slice, linear, dot_op, nvidia_mma v2 (when it fits)
+  static const unsigned weights[] = {4, 2, 3, 1, 2};
+  switch (src.weighted(llvm::ArrayRef<unsigned>(weights, mmaFits ? 5 : 4))) {
   case 1:
     if (rank <= 3) {
       Spec s;
@@ -738,11 +753,58 @@ mlir::Attribute randomDistributedLayout(ByteSource &src, mlir::MLIRContext *ctx,
   case 2:
     return build(ctx, linear(src, shape, numWarps));
   case 3:
+    if (rank == 2 || rank == 3) {
+      // A dot operand's layout holds any tensor of its rank; the parent is
+      // blocked (FMA) or, where it fits, mma v2 with a kWidth.
+      Spec s;
+      s.kind = LayoutKind::DotOperand;
+      s.opIdx = src.below(2);
+      if (mmaFits && src.coin()) {
+        s.parent = std::make_shared<Spec>(mmaV2(src, shape, numWarps));
+        s.kWidth = int64_t(1) << src.below(4);
+      } else {
+        s.parent = std::make_shared<Spec>(blocked(src, rank, numWarps));
+      }
+      return build(ctx, s);
+    }
+    break;
+  case 4:
     return build(ctx, mmaV2(src, shape, numWarps));
   default:
     break;
   }
   return build(ctx, blocked(src, rank, numWarps));
+}
+
+mlir::Attribute randomSharedLayout(ByteSource &src, mlir::MLIRContext *ctx,
+                                   llvm::ArrayRef<int64_t> shape,
+                                   unsigned elementBits) {
+  if (!powersOfTwo(shape) || shape.empty())
+    return {};
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  bool nvmmaBits = elementBits == 8 || elementBits == 16 || elementBits == 32;
+  switch (src.below(3)) {
+  case 1:
+    if (nvmmaBits) {
+      // The attribute's element width is the memdesc's.
+      Spec s = nvmmaShared(src, shape);
+      s.bits = elementBits;
+      if (s.swizzle && std::min<int64_t>(shape.back(), 256) <
+                           8 * s.swizzle / s.bits)
+        s.swizzle = 0;
+      return build(ctx, s);
+    }
+    break;
+  case 2:
+    if (elements > 1)
+      return build(ctx, sharedLinear(src, shape));
+    break;
+  default:
+    break;
+  }
+  return build(ctx, swizzledShared(src, unsigned(shape.size())));
 }
 
 LayoutText randomLayoutAttrText(ByteSource &src, llvm::ArrayRef<int64_t> shape,

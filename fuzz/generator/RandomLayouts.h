@@ -29,6 +29,8 @@ namespace tgpu::gen {
 //   - #ttg.linear: the tensor's index bits given to random register / lane /
 //     warp bits, zero bases for the spare hardware bits, then random XOR
 //     mixing of bases (which keeps every element covered);
+//   - #ttg.dot_op (rank 2 or 3) of a blocked parent, or of an nvidia_mma v2
+//     parent with a random kWidth under the same condition as the next;
 //   - #ttg.nvidia_mma v2 when `allowMma`, the shape is 2-D and holds at least
 //     one 16 x 8 tile.
 // Returns a null attribute when no layout fits: rank 0, a dim that is not a
@@ -64,6 +66,14 @@ struct LayoutText {
   // layout with a CGALayout).
   unsigned numWarps = 4, threadsPerWarp = 32, numCTAs = 1;
 };
+
+// A random shared-memory layout for a `shape` buffer of `elementBits`-wide
+// elements that the compiler must accept (swizzled_shared, nvmma_shared when
+// the width allows, shared_linear), or null for shapes that are not powers
+// of two.
+mlir::Attribute randomSharedLayout(ByteSource &src, mlir::MLIRContext *ctx,
+                                   llvm::ArrayRef<int64_t> shape,
+                                   unsigned elementBits);
 
 // The text of a random layout attribute for a tensor of `shape` (powers of
 // two) and `numWarps` warps of 32 lanes: valid, or with `wantMalformed` (most

@@ -130,7 +130,9 @@ private:
   }
 
   // v -> convert to a random layout -> convert back; v's other uses read the
-  // round trip.
+  // round trip. One time in four the trip goes through shared memory
+  // instead: local_alloc in a random shared layout, local_load into the
+  // random layout, convert back.
   void convertPair(Value v) {
     auto type = distributedTensor(v.getType());
     Attribute layout = randomLayout(type.getShape());
@@ -139,9 +141,28 @@ private:
     OpBuilder b(ctx);
     b.setInsertionPointAfterValue(v);
     Location loc = v.getLoc();
-    auto there = b.create<ttg::ConvertLayoutOp>(loc, withEncoding(type, layout), v);
-    auto back = b.create<ttg::ConvertLayoutOp>(loc, type, there.getResult());
-    v.replaceAllUsesExcept(back.getResult(), there);
+    Operation *first;
+    Value there;
+    Type elem = type.getElementType();
+    if (elem.isIntOrFloat() && src.chance(1, 4)) {
+      Attribute shared = randomSharedLayout(src, ctx, type.getShape(),
+                                            elem.getIntOrFloatBitWidth());
+      if (!shared)
+        return;
+      auto memType = ttg::MemDescType::get(
+          ctx, type.getShape(), elem, shared, ttg::SharedMemorySpaceAttr::get(ctx),
+          /*mutableMemory=*/false, type.getShape());
+      auto alloc = ttg::LocalAllocOp::create(b, loc, memType, v, IntegerAttr());
+      first = alloc;
+      there = ttg::LocalLoadOp::create(b, loc, withEncoding(type, layout),
+                                         alloc.getResult(), Value())
+                  .getResult();
+    } else {
+      first = ttg::ConvertLayoutOp::create(b, loc, withEncoding(type, layout), v);
+      there = first->getResult(0);
+    }
+    auto back = ttg::ConvertLayoutOp::create(b, loc, type, there);
+    v.replaceAllUsesExcept(back.getResult(), first);
   }
 
   void relayoutOp(Operation *op) {

@@ -1,6 +1,6 @@
 # Counts, over the programs tgpu-gen wrote to a folder, what Triton 3.6
 # cannot compile or compiles wrong (GenPolicy::tritonSafe): its missing ops
-# and f16 division,
+# and 16-bit (f16, bf16) division,
 # float -> i1 casts, and #ttg.linear layouts holding an element twice
 # through non-zero bases (a basis in the GF(2) span of the ones before it,
 # checked here with Python integers, independently of the C++ code).
@@ -26,13 +26,13 @@ def repeats(layout):
     return False
 
 
-counts = {k: 0 for k in OPS + ["f16-divf", "tensor-bitcast", "float-to-i1", "linear-repeats", "files"]}
+counts = {k: 0 for k in OPS + ["16bit-divf", "tensor-bitcast", "float-to-i1", "linear-repeats", "files"]}
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.tt*ir"))):
     text = open(path).read()
     counts["files"] += 1
     for op in OPS:
         counts[op] += len(re.findall(r"= " + re.escape(op) + r"\b", text))
-    counts["f16-divf"] += len(re.findall(r"= arith\.divf \S+, \S+ : (tensor<[0-9x]*xf16[,>]|f16\b)", text))
+    counts["16bit-divf"] += len(re.findall(r"= arith\.divf \S+, \S+ : (tensor<[0-9x]*x(?:b?f16)[,>]|b?f16\b)", text))
     counts["tensor-bitcast"] += len(re.findall(r"= arith\.bitcast \S+ : tensor<", text))
     counts["float-to-i1"] += len(re.findall(r"= arith\.fpto[us]i \S+ : \S+ to (tensor<[0-9x]*xi1[,>]|i1\b)", text))
     for m in re.finditer(r"#ttg\.linear<\{register = (.*?), block", text):
