@@ -19,7 +19,8 @@ std::string readKernel(const std::string &rel) {
   return buffer ? (*buffer)->getBuffer().str() : std::string();
 }
 
-void BM_CompileToPtx(benchmark::State &state, const char *rel) {
+void BM_CompileToPtx(benchmark::State &state, const char *rel,
+                     bool tensorCores = false) {
   std::string text = readKernel(rel);
   if (text.empty()) {
     state.SkipWithError("cannot read the kernel");
@@ -28,6 +29,7 @@ void BM_CompileToPtx(benchmark::State &state, const char *rel) {
   mlir::tgpu::CompilerOptions options;
   options.arch = "sm_90";
   options.numWarps = 4;
+  options.tensorCores = tensorCores;
   auto compiler = mlir::tgpu::Compiler::create(options);
   if (!compiler) {
     state.SkipWithError(llvm::toString(compiler.takeError()).c_str());
@@ -60,6 +62,14 @@ BENCHMARK_CAPTURE(BM_CompileToPtx, matmul_f16_64x64x32,
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CompileToPtx, matmul_f16_128x128x64,
                   "triton/matmul_f16_128x128x64_w4_s3.ttir")
+    ->Unit(benchmark::kMillisecond);
+// The same dots on tensor cores (mma.sync): MNK / (16 * 8 * 16 * warps)
+// instructions per thread instead of MNK / threads fma.
+BENCHMARK_CAPTURE(BM_CompileToPtx, matmul_f16_64x64x32_mma,
+                  "triton/matmul_f16_64x64x32_w4_s2.ttir", true)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CompileToPtx, matmul_f16_128x128x64_mma,
+                  "triton/matmul_f16_128x128x64_w4_s3.ttir", true)
     ->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -389,6 +389,10 @@ std::optional<Finding> checkTtir(ModuleOp module, const cpu::LaunchSpec &launch,
   mlir::tgpu::TtgirPipelineOptions options;
   options.target = "cuda:90";
   options.numWarps = numWarps;
+  // Tensor cores on: the dots that fit go through accelerate-matmul and the
+  // mma.sync lowering (the CPU oracle checks the TTGIR after each pass; the
+  // lowering checks every fragment against the layouts).
+  options.tensorCores = true;
   mlir::tgpu::buildTtirToTtgirPipeline(pm, options);
   Phase phase("ttir passes");
   if (auto f = runChecked(pm, module, reference, launch, "ttir pipeline"))
@@ -403,6 +407,7 @@ std::optional<Finding> checkTtgir(ModuleOp module, const cpu::LaunchSpec &launch
   if (optimize) {
     PassManager pm(&env().context);
     pm.addPass(mlir::tgpu::createTritonGPUCoalesce());
+    pm.addPass(mlir::tgpu::createTritonGPUAccelerateMatmul());
     pm.addPass(mlir::tgpu::createTritonGPURemoveLayoutConversions());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -94,6 +94,11 @@ struct CommandLine {
                "(default: $TGPU_LIBDEVICE, else "
                "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc)"),
       cl::value_desc("file"), cl::init(""), cl::cat(category)};
+  cl::opt<bool> tensorCores{
+      "tensor-cores",
+      cl::desc("put TTIR dots on tensor cores (mma.sync) where their types "
+               "and shapes allow; off by default until checked on the GPU"),
+      cl::cat(category)};
 };
 
 // LLVM's code generator stops the process on what it cannot select (an
@@ -121,10 +126,12 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::install_fatal_error_handler(onLlvmFatalError);
   dropLlvmOptions({"o", "O", "arch", "num-warps", "emit", "metadata",
-                   "print-after-all", "verify-each", "timing", "libdevice"});
+                   "print-after-all", "verify-each", "timing", "libdevice",
+                   "tensor-cores"});
   CommandLine cli;
   auto &[category, inputFile, outputFile, arch, numWarps, emit, metadataFile,
-         printAfterAll, optLevel, verifyEach, timing, libdevice] = cli;
+         printAfterAll, optLevel, verifyEach, timing, libdevice, tensorCores] =
+      cli;
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tgpu kernel compiler\n");
 
@@ -133,6 +140,7 @@ int main(int argc, char **argv) {
   // ttg.num-warps decide.
   if (arch.getNumOccurrences())
     options.arch = arch;
+  options.tensorCores = tensorCores;
   if (numWarps.getNumOccurrences()) {
     if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1)))
       return fail("--num-warps must be a power of two in 1..32, got " +

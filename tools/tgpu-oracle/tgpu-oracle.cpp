@@ -60,6 +60,9 @@ static cl::opt<std::string> arch("arch", cl::desc("sm_80, sm_90, sm_90a"), cl::i
                                  cl::cat(oracleCategory));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level 0..3"), cl::init(3),
                                   cl::Prefix, cl::cat(oracleCategory));
+static cl::opt<bool> tensorCores("tensor-cores",
+                                 cl::desc("compile TTIR dots for tensor cores (mma.sync)"),
+                                 cl::cat(oracleCategory));
 static cl::opt<bool> noPoison("no-poison",
                               cl::desc("do not probe for write-only outputs (saves one "
                                        "reference run per buffer)"),
@@ -250,6 +253,7 @@ int main(int argc, char **argv) {
   oracle::ProducerOptions po;
   po.arch = arch;
   po.optLevel = optLevel;
+  po.tensorCores = tensorCores;
   po.poison = !noPoison;
   auto producer = oracle::BundleProducer::create(po);
   if (!producer)

@@ -143,6 +143,7 @@ void Compiler::Impl::buildPassManagers() {
   TtgirPipelineOptions ttgirOptions;
   ttgirOptions.target = defaultArch.ttgTarget();
   ttgirOptions.numWarps = options.numWarps.value_or(4);
+  ttgirOptions.tensorCores = options.tensorCores;
   buildTtirToTtgirPipeline(*ttirToTtgir, ttgirOptions);
   configure(*ttirToTtgir);
 

@@ -31,10 +31,14 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createConvertTritonToTritonGPU(convert));
   pm.addPass(createTritonGPUCoalesce());
   pm.addPass(createTritonGPURemoveLayoutConversions());
-  // Where Triton runs accelerate-matmul and a second remove-layout-conversions
-  // (tensor cores; tgpu has the FMA path only), then loop-aware CSE,
-  // canonicalize, LICM, canonicalize; the software pipeliner and prefetching
-  // would come next, and a last remove-layout-conversions ends the stage.
+  // Triton's accelerate-matmul and a second remove-layout-conversions (only
+  // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize, LICM,
+  // canonicalize; the software pipeliner and prefetching would come next,
+  // and a last remove-layout-conversions ends the stage.
+  if (options.tensorCores) {
+    pm.addPass(createTritonGPUAccelerateMatmul());
+    pm.addPass(createTritonGPURemoveLayoutConversions());
+  }
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -67,6 +71,8 @@ void mlir::tgpu::registerPipelines() {
   PassPipelineRegistration<TtgirPipelineOptions>(
       "tgpu-ttir-to-ttgir",
       "TTIR to optimised TTGIR: convert-triton-to-tritongpu, "
-      "tritongpu-coalesce, tritongpu-remove-layout-conversions, cleanups",
+      "tritongpu-coalesce, tritongpu-remove-layout-conversions, "
+      "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
+      "with tensor-cores=true], cleanups",
       buildTtirToTtgirPipeline);
 }

@@ -3,6 +3,7 @@
 #include "tgpu/Layout/AttrConversion.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
@@ -267,10 +268,31 @@ static bool keepsEncoding(Operation *op) {
          isa<tt::SplatOp, tt::LoadOp, tt::StoreOp>(op);
 }
 
+// Whether `encoding` lays out a tensor of `type`'s shape: a #ttg.linear (or
+// a slice of one) is made for one shape, so an op that changes the shape
+// (tt.broadcast) cannot pass it on.
+// The check is the attribute's own (what parsing the type would run:
+// RankedTensorType::get does not).
+static bool fitsShape(Attribute encoding, Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  auto verifiable = dyn_cast<VerifiableTensorEncoding>(encoding);
+  if (!shaped || !verifiable)
+    return true;
+  MLIRContext *ctx = encoding.getContext();
+  // The reason is not wanted: the caller picks another layout.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  return succeeded(verifiable.verifyEncoding(
+      shaped.getShape(), shaped.getElementType(),
+      [ctx] { return emitError(UnknownLoc::get(ctx)); }));
+}
+
 Attribute inferDstEncoding(Operation *op, Attribute encoding) {
   if (!encoding)
     return {};
   if (isa<tt::ScanOp>(op) && !isa<ttg::BlockedEncodingAttr>(encoding))
+    return {};
+  // A #ttg.linear made for the operand's shape does not cover the result's.
+  if (isa<tt::BroadcastOp>(op) && !fitsShape(encoding, op->getResult(0).getType()))
     return {};
   if (keepsEncoding(op) ||
       isa<scf::WhileOp, scf::ForOp, scf::YieldOp, scf::ConditionOp>(op))
@@ -306,6 +328,10 @@ Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
   if (!encoding)
     return {};
   if (isa<tt::ScanOp>(op) && !isa<ttg::BlockedEncodingAttr>(encoding))
+    return {};
+  // tt.broadcast keeps one attribute on both sides (its verifier): one
+  // made for the result's shape alone (a #ttg.linear) cannot go up it.
+  if (isa<tt::BroadcastOp>(op) && !fitsShape(encoding, op->getOperand(0).getType()))
     return {};
   if (keepsEncoding(op) ||
       isa<scf::WhileOp, scf::YieldOp, scf::ConditionOp>(op))

@@ -1,4 +1,5 @@
 // RUN: tgpu-opt %s -split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
+// RUN: tgpu-opt %s -split-input-file --tritongpu-remove-layout-conversions | tgpu-opt -split-input-file > /dev/null
 
 // A coalesced load's layout reaches its elementwise users and the store:
 // the converts coalescing put around the accesses all go.
@@ -181,5 +182,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %a = ttg.convert_layout %x : tensor<1024xf32, #blocked2> -> tensor<1024xf32, #blocked2>
     tt.store %p, %a : tensor<1024x!tt.ptr<f32>, #blocked2>
     tt.return
+  }
+}
+
+// -----
+
+// A #ttg.linear is made for one shape: tt.broadcast (one attribute on both
+// sides) cannot carry the 4x8x4 one up to its 1x8x1 operand: the broadcast
+// stays blocked. fuzz_pipeline found the pass making
+// tensor<1x8x1xi32, #linear>, which verified in memory but not when
+// parsed (corpus/regressions/fuzz_pipeline/round-trip-broadcast-linear.ttgir);
+// the second RUN line parses this file's output again.
+// CHECK-LABEL: tt.func @broadcast_into_linear
+// CHECK-NOT: tensor<1x8x1xi32, #linear>
+// CHECK: tt.broadcast %arg1 : tensor<1x8x1xi32, #blocked> -> tensor<4x8x4xi32, #blocked>
+// CHECK-NOT: tensor<1x8x1xi32, #linear>
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [4, 8, 1], warpsPerCTA = [1, 1, 4], order = [0, 1, 2]}>
+#linear = #ttg.linear<{register = [], lane = [[0, 1, 0], [2, 0, 0], [0, 0, 1], [0, 0, 2], [0, 2, 0]], warp = [[0, 4, 0], [1, 0, 0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @broadcast_into_linear(%a: tensor<4x8x4xi32, #linear>, %s: tensor<1x8x1xi32, #blocked>) -> tensor<4x8x4xi32, #linear> {
+    %b = tt.broadcast %s : tensor<1x8x1xi32, #blocked> -> tensor<4x8x4xi32, #blocked>
+    %c = ttg.convert_layout %b : tensor<4x8x4xi32, #blocked> -> tensor<4x8x4xi32, #linear>
+    %d = arith.addi %a, %c : tensor<4x8x4xi32, #linear>
+    tt.return %d : tensor<4x8x4xi32, #linear>
   }
 }

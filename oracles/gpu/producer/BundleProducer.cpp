@@ -107,6 +107,7 @@ struct BundleProducer::Impl {
       co.emit = mlir::tgpu::EmitKind::Ptx;
       co.metadata = true;
       co.optLevel = options.optLevel;
+      co.tensorCores = options.tensorCores;
       auto made = mlir::tgpu::Compiler::create(co);
       if (!made)
         return made.takeError();

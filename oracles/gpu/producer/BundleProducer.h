@@ -29,6 +29,8 @@ struct CaseSpec {
 struct ProducerOptions {
   std::string arch = "sm_90";
   unsigned optLevel = 3;
+  // tt.dot on tensor cores (CompilerOptions::tensorCores).
+  bool tensorCores = false;
   // Probe each buffer with poison to find write-only outputs (one more CPU
   // run per buffer).
   bool poison = true;

@@ -4,6 +4,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,6 +113,16 @@ KernelPrecision analyzePrecision(mlir::ModuleOp module, const std::array<int64_t
       p.accumulatedTerms += a && a.getRank() >= 1 ? double(a.getShape().back()) : 1;
       for (mlir::Value v : op->getOperands().take_front(2))
         p.epsilon = std::max(p.epsilon, unitRoundoff(elementOf(v.getType())));
+      // inputPrecision = tf32: tensor cores read f32 operands with 10
+      // mantissa bits (tf32x3 recovers f32's precision; ieee is exact f32).
+      if (mlir::Attribute ip = op->getAttr("inputPrecision")) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        ip.print(os);
+        if (text.find("tf32") != std::string::npos &&
+            text.find("tf32x3") == std::string::npos)
+          p.epsilon = std::max(p.epsilon, std::ldexp(1.0, -11));
+      }
     } else if (name == "tt.atomic_rmw") {
       p.accumulatedTerms += double(grid[0] * grid[1] * grid[2]);
     } else if (exact.contains(name)) {

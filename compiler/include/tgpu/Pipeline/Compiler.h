@@ -33,6 +33,9 @@ struct CompilerOptions {
   // A power of two in 1..32. Unset: the module's ttg.num-warps for TTGIR and
   // LLVM-dialect input, else 4. Set and different: an error.
   std::optional<int> numWarps;
+  // tt.dot on tensor cores (mma.sync) when its types and shape allow
+  // (TtgirPipelineOptions::tensorCores).
+  bool tensorCores = false;
   EmitKind emit = EmitKind::Ptx;
   // The libdevice bitcode linked into kernels that call __nv_* functions
   // (math ops without a PTX instruction, tt.extern_elementwise). Unset:

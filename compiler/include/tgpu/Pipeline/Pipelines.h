@@ -24,6 +24,11 @@ struct TtgirPipelineOptions
                              llvm::cl::init(32)};
   Option<int> numCTAs{*this, "num-ctas", llvm::cl::desc("CTAs per CGA"),
                       llvm::cl::init(1)};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("put tt.dot on tensor cores (tritongpu-accelerate-matmul, "
+                     "mma.sync); off by default until checked on the GPU"),
+      llvm::cl::init(false)};
 };
 
 // make_ttir's target-independent cleanups: inline, canonicalize, CSE,

@@ -29,4 +29,22 @@ def TritonGPURemoveLayoutConversions
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def TritonGPUAccelerateMatmul
+    : Pass<"tritongpu-accelerate-matmul", "mlir::ModuleOp"> {
+  let summary = "put tt.dot on tensor cores (#ttg.nvidia_mma v2, mma.sync)";
+  let description = [{
+    Every 2-D tt.dot with a blocked result whose types mma.sync has (f16 x f16
+    -> f32 or f16, bf16 x bf16 -> f32, f32 x f32 -> f32 with inputPrecision
+    = tf32) and whose shape holds whole instruction tiles (M % 16, N % 8,
+    K % 16, or K % 8 for tf32) gets an #ttg.nvidia_mma v2 result: the
+    accumulator is converted into it, the operands into its #ttg.dot_op
+    layouts (kWidth = 32 / element bits), and the result back. Warps are
+    split between M and N so each warp's share of 16x8 tiles is as square as
+    can be, ties towards M; a dot feeding another dot puts all warps along
+    its longer dim. Version 2 on every target: wgmma (version 3) is not
+    lowered yet.
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
 #endif

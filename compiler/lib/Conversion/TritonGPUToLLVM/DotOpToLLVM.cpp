@@ -8,6 +8,7 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -17,6 +18,7 @@
 using namespace mlir;
 using namespace mlir::tgpu;
 namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
 
 namespace {
 
@@ -77,6 +79,8 @@ struct FmaDotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
     auto cType = cast<RankedTensorType>(op.getC().getType());
+    if (isa_and_nonnull<ttg::NvidiaMmaEncodingAttr>(cType.getEncoding()))
+      return failure(); // tensor cores: MmaDotOpToLLVM.cpp
     if (cType.getRank() != 2)
       return op.emitError("only 2-D tt.dot can be lowered yet");
     auto a = getDistributedLayout(aType, loc);

@@ -126,6 +126,7 @@ public:
     mlir::tgpu::populateGatherHistogramOpToLLVMPatterns(converter, patterns,
                                                         info);
     mlir::tgpu::populateDotOpToLLVMPatterns(converter, patterns);
+    mlir::tgpu::populateMmaDotOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populateAtomicOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateMemoryOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateInlineAsmOpToLLVMPatterns(converter, patterns);

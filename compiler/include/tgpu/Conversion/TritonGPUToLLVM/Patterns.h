@@ -75,6 +75,11 @@ int64_t getMaxSharedBytesPerBlock(int computeCapability);
 void populateDotOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 
+// tt.dot on tensor cores: a #ttg.nvidia_mma v2 result and #ttg.dot_op
+// operands of it, one mma.sync per 16x8 tile and k step (f16, bf16, tf32).
+void populateMmaDotOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 // Bytes of shared memory a convert_layout needs (0 when it stays in
 // registers).
 int64_t getConvertLayoutScratchBytes(Operation *op);
