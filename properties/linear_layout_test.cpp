@@ -360,6 +360,27 @@ RC_GTEST_PROP(LinearLayoutLaws, LowestSameImageIsTheFirstCopy, ()) {
   }
 }
 
+RC_GTEST_PROP(LinearLayoutLaws, RepeatsThroughNonZeroBasesByBruteForce, ()) {
+  LinearLayout l = *genSmallLayout(3);
+  // The flattened input bits whose bases are not zero; the layout repeats
+  // through them iff two different sets of them have the same image.
+  std::vector<uint64_t> nonZero;
+  for (uint64_t word : l.getPackedBases())
+    if (word)
+      nonZero.push_back(word);
+  std::set<uint64_t> images;
+  bool repeats = false;
+  for (uint64_t set = 0; set < (uint64_t(1) << nonZero.size()) && !repeats; ++set) {
+    uint64_t image = 0;
+    for (size_t i = 0; i < nonZero.size(); ++i)
+      if (set >> i & 1)
+        image ^= nonZero[i];
+    repeats = !images.insert(image).second;
+  }
+  RC_TAG(repeats);
+  RC_ASSERT(l.repeatsThroughNonZeroBases() == repeats);
+}
+
 RC_GTEST_PROP(LinearLayoutLaws, ResizeKeepsTheLowPart, ()) {
   LinearLayout l = *rc::gen::mapcat(
       rc::gen::pair(genDims(inPool(), 1, 3, 3), genDims(outPool(), 1, 3, 3)),

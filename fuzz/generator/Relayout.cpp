@@ -40,20 +40,6 @@ RankedTensorType distributedTensor(Type t) {
   return rt;
 }
 
-// Some element is held twice through bases that are not zero (a basis in
-// the span of the bases before it, not zero itself): Triton 3.6's
-// convert_layout of such a layout reads or writes the wrong place (README GPU
-// finding 2). Duplicates through zero bases (broadcast) are fine.
-bool repeatsThroughNonZeroBases(const ::tgpu::layout::LinearLayout &ll) {
-  for (auto &[dim, mask] : ll.getFreeVariableMasks())
-    for (int i = 0; i < ll.getInDimSizeLog2(dim); ++i)
-      if (mask >> i & 1)
-        for (int32_t c : ll.getBasis(dim, i))
-          if (c)
-            return true;
-  return false;
-}
-
 // Ops whose tensor operands and results all share one layout and one shape
 // (elementwise ops, memory ops, make_range, splat, scan).
 bool isSameLayoutOp(Operation *op) {
@@ -121,7 +107,7 @@ private:
         llvm::consumeError(ll.takeError());
         continue;
       }
-      if (pol.tritonSafe && repeatsThroughNonZeroBases(*ll))
+      if (pol.tritonSafe && ll->repeatsThroughNonZeroBases())
         continue;
       if (ll->getInDimSize("register") <= budget)
         return layout;

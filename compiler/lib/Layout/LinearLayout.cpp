@@ -526,6 +526,14 @@ std::vector<int32_t> LinearLayout::getLowestSameImage(StringRef inDim) const {
   return lowest;
 }
 
+bool LinearLayout::repeatsThroughNonZeroBases() const {
+  Echelon e;
+  for (size_t i = 0; i < bases.size(); ++i)
+    if (bases[i] && !e.insert(bases[i], int(i)))
+      return true;
+  return false;
+}
+
 int LinearLayout::getNumConsecutiveInOut() const {
   if (ins.empty() || outs.empty())
     return 1;

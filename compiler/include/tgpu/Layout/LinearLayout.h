@@ -146,6 +146,12 @@ public:
   // register 0b01 element 4). For the first in dim the lowest value is the
   // one without free-variable bits: the copy those masks elect as owner.
   std::vector<int32_t> getLowestSameImage(llvm::StringRef inDim) const;
+  // Some output is the image of two inputs that differ only in bits whose
+  // bases are not zero: a non-zero basis in the span of the bases before it
+  // (flattened input order). Zero bases (broadcast) alone do not count.
+  // Triton 3.6 converts such distributed layouts wrongly (README GPU
+  // finding 2).
+  bool repeatsThroughNonZeroBases() const;
   // How many consecutive elements of the first out dim the first in dim
   // holds from 0 (Triton's getNumConsecutiveInOut).
   int getNumConsecutiveInOut() const;
