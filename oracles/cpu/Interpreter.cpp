@@ -345,6 +345,37 @@ UnaryFn unaryMathFunction(llvm::StringRef base) {
       .Default(nullptr);
 }
 
+// f32 math goes through the C library's float functions (erff, expf, ...):
+// what MLIR's math folders compute for f32 constants, so a folded value is
+// the reference's to the bit (std::erf rounded to float differs from erff
+// by an ulp at some inputs). rsqrt and exp10 have no float libm function
+// MLIR folds with: nullptr, the double path.
+using UnaryFnF32 = float (*)(float);
+UnaryFnF32 unaryMathFunctionF32(llvm::StringRef base) {
+  return llvm::StringSwitch<UnaryFnF32>(base)
+      .Case("exp", [](float x) { return std::exp(x); })
+      .Case("exp2", [](float x) { return std::exp2(x); })
+      .Case("expm1", [](float x) { return std::expm1(x); })
+      .Case("log", [](float x) { return std::log(x); })
+      .Case("log2", [](float x) { return std::log2(x); })
+      .Case("log10", [](float x) { return std::log10(x); })
+      .Case("log1p", [](float x) { return std::log1p(x); })
+      .Case("sqrt", [](float x) { return std::sqrt(x); })
+      .Case("cbrt", [](float x) { return std::cbrt(x); })
+      .Case("sin", [](float x) { return std::sin(x); })
+      .Case("cos", [](float x) { return std::cos(x); })
+      .Case("tan", [](float x) { return std::tan(x); })
+      .Case("asin", [](float x) { return std::asin(x); })
+      .Case("acos", [](float x) { return std::acos(x); })
+      .Case("atan", [](float x) { return std::atan(x); })
+      .Case("sinh", [](float x) { return std::sinh(x); })
+      .Case("cosh", [](float x) { return std::cosh(x); })
+      .Case("tanh", [](float x) { return std::tanh(x); })
+      .Case("erf", [](float x) { return std::erf(x); })
+      .Case("erfc", [](float x) { return std::erfc(x); })
+      .Default(nullptr);
+}
+
 ScalarKind kindOfFloat(const ElemType &t) {
   if (t.bits == 16)
     return t.bf16 ? ScalarKind::BF16 : ScalarKind::F16;
@@ -1007,7 +1038,11 @@ Error Program::execMath(Operation &op, llvm::StringRef name) {
   else if (base == "roundeven")
     base = "rint";
   UnaryFn fn = unaryMathFunction(base);
-  if (fn) {
+  UnaryFnF32 fn32 = a.type.bits == 32 ? unaryMathFunctionF32(base) : nullptr;
+  if (fn32) {
+    for (int64_t k = 0; k < n; ++k)
+      r.f[k] = double(fn32(float(a.f[k])));
+  } else if (fn) {
     for (int64_t k = 0; k < n; ++k)
       r.f[k] = roundTo(a.type, fn(a.f[k]));
   } else if (name == "math.fma") {

@@ -230,12 +230,15 @@ int main(int argc, char **argv) {
     std::string err;
     int rc = llvm::sys::ExecuteAndWait(self, args, std::nullopt, redirects, 0, 0, &err);
     if (rc != 0) {
+      // MLIR's reduction tree can crash on some inputs (an Operation::clone
+      // in ReductionNode::initialize, seen in session 10): keep what the
+      // rounds before reached and go on with our own op deletions.
       auto log = llvm::MemoryBuffer::getFile(logPath);
       llvm::errs() << (log ? (*log)->getBuffer() : llvm::StringRef(err));
-      llvm::sys::fs::remove(expectPath);
-      llvm::sys::fs::remove(inputPath);
-      llvm::sys::fs::remove(logPath);
-      return fail("mlir-reduce failed (status " + llvm::Twine(rc) + ")");
+      llvm::errs() << "tgpu-reduce: warning: mlir-reduce round " << round + 1
+                   << " failed (status " << rc
+                   << "); going on with single-op deletions\n";
+      break;
     }
     auto next = llvm::MemoryBuffer::getFile(out);
     if (!next)
