@@ -222,27 +222,30 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
         auto bOrigin = [&](int32_t w) {
           return Pos{int32_t(k0), cOrigin(w).second};
         };
-        SmallVector<Value> aOps, bOps, elems;
-        for (int i = 0; i < instr.aElems; ++i) {
-          int32_t r = aRegs.find(aOrigin, instr.a, i);
-          if (r < 0)
-            return op.emitError("operand A's layout does not hold mma.sync's "
-                                "A fragments: ")
-                   << aType.getEncoding();
-          elems.push_back(aVals[r]);
-          if (int(elems.size()) == instr.elemsPerReg)
-            aOps.push_back(operand(elems)), elems.clear();
-        }
-        for (int i = 0; i < instr.bElems; ++i) {
-          int32_t r = bRegs.find(bOrigin, instr.b, i);
-          if (r < 0)
-            return op.emitError("operand B's layout does not hold mma.sync's "
-                                "B fragments: ")
-                   << bType.getEncoding();
-          elems.push_back(bVals[r]);
-          if (int(elems.size()) == instr.elemsPerReg)
-            bOps.push_back(operand(elems)), elems.clear();
-        }
+        // One operand's fragment elements, packed into 32-bit operands.
+        auto fragments = [&](const Registers &regs, auto origin,
+                             Pos (*frag)(int, int), int count,
+                             ArrayRef<Value> vals, SmallVector<Value> &ops) {
+          SmallVector<Value> elems;
+          for (int i = 0; i < count; ++i) {
+            int32_t r = regs.find(origin, frag, i);
+            if (r < 0)
+              return false;
+            elems.push_back(vals[r]);
+            if (int(elems.size()) == instr.elemsPerReg)
+              ops.push_back(operand(elems)), elems.clear();
+          }
+          return true;
+        };
+        SmallVector<Value> aOps, bOps;
+        if (!fragments(aRegs, aOrigin, instr.a, instr.aElems, aVals, aOps))
+          return op.emitError("operand A's layout does not hold mma.sync's "
+                              "A fragments: ")
+                 << aType.getEncoding();
+        if (!fragments(bRegs, bOrigin, instr.b, instr.bElems, bVals, bOps))
+          return op.emitError("operand B's layout does not hold mma.sync's "
+                              "B fragments: ")
+                 << bType.getEncoding();
         Type resultType =
             f16Acc ? LLVM::LLVMStructType::getLiteral(ctx, {half2, half2})
                    : LLVM::LLVMStructType::getLiteral(
