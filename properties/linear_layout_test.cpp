@@ -381,6 +381,18 @@ RC_GTEST_PROP(LinearLayoutLaws, RepeatsThroughNonZeroBasesByBruteForce, ()) {
   RC_ASSERT(l.repeatsThroughNonZeroBases() == repeats);
 }
 
+RC_GTEST_PROP(LinearLayoutLaws, MultiBitBasisByApply, ()) {
+  LinearLayout l = *genSmallLayout(3);
+  // Through the named-dim interface: the image of each input bit alone.
+  bool multi = false;
+  for (const std::string &in : l.getInDimNames())
+    for (int b = 0; b < l.getInDimSizeLog2(in); ++b)
+      for (int32_t coord : l.getBasis(in, b))
+        multi |= coord != 0 && (coord & (coord - 1)) != 0;
+  RC_TAG(multi);
+  RC_ASSERT(l.hasMultiBitBasis() == multi);
+}
+
 RC_GTEST_PROP(LinearLayoutLaws, ResizeKeepsTheLowPart, ()) {
   LinearLayout l = *rc::gen::mapcat(
       rc::gen::pair(genDims(inPool(), 1, 3, 3), genDims(outPool(), 1, 3, 3)),

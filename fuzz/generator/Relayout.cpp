@@ -107,12 +107,21 @@ private:
         llvm::consumeError(ll.takeError());
         continue;
       }
-      if (pol.tritonSafe && ll->repeatsThroughNonZeroBases())
+      if (pol.tritonSafe && (ll->repeatsThroughNonZeroBases() || ll->hasMultiBitBasis()))
         continue;
       if (ll->getInDimSize("register") <= budget)
         return layout;
     }
     return nullptr;
+  }
+
+  static bool hasMultiBitBasis(ArrayRef<int64_t> shape, Attribute layout) {
+    auto ll = ::tgpu::layout::toLinearLayout(shape, layout);
+    if (!ll) {
+      llvm::consumeError(ll.takeError());
+      return true;
+    }
+    return ll->hasMultiBitBasis();
   }
 
   // v -> convert to a random layout -> convert back; v's other uses read the
@@ -133,7 +142,7 @@ private:
     if (elem.isIntOrFloat() && src.chance(1, 4)) {
       Attribute shared = randomSharedLayout(src, ctx, type.getShape(),
                                             elem.getIntOrFloatBitWidth());
-      if (!shared)
+      if (!shared || (pol.tritonSafe && hasMultiBitBasis(type.getShape(), shared)))
         return;
       auto memType = ttg::MemDescType::get(
           ctx, type.getShape(), elem, shared, ttg::SharedMemorySpaceAttr::get(ctx),

@@ -534,6 +534,14 @@ bool LinearLayout::repeatsThroughNonZeroBases() const {
   return false;
 }
 
+bool LinearLayout::hasMultiBitBasis() const {
+  for (uint64_t basis : bases)
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (llvm::popcount(basis & outMask(int(k))) > 1)
+        return true;
+  return false;
+}
+
 int LinearLayout::getNumConsecutiveInOut() const {
   if (ins.empty() || outs.empty())
     return 1;

@@ -152,6 +152,11 @@ public:
   // Triton 3.6 converts such distributed layouts wrongly (README GPU
   // finding 2).
   bool repeatsThroughNonZeroBases() const;
+  // Some basis moves more than one bit within one output dim ([3], [0, 10]):
+  // valid (Triton's verifier only asks that a basis move along one dim), but
+  // Triton 3.6 computes wrong values through such #ttg.linear and
+  // #ttg.shared_linear layouts (README GPU finding 13).
+  bool hasMultiBitBasis() const;
   // How many consecutive elements of the first out dim the first in dim
   // holds from 0 (Triton's getNumConsecutiveInOut).
   int getNumConsecutiveInOut() const;

@@ -58,6 +58,33 @@ void rewriteFloatToBoolCasts(ModuleOp module) {
   }
 }
 
+// sitofp from i1 becomes a select of -1.0 and 0.0. LLVM 22's NVPTX back end
+// selects `sitofp i1 %x to bfloat` as `selp.b32 1, 0` + cvt.rn.bf16.s32, so
+// true gives +1.0 (half and float get -1; found by the GPU oracle, session
+// 11: gen_80087's TTGIR variant, and Triton 3.6 likewise in part).
+void rewriteBoolToFloatCasts(ModuleOp module) {
+  SmallVector<arith::SIToFPOp> casts;
+  module.walk([&](arith::SIToFPOp op) {
+    if (getElementTypeOrSelf(op.getIn().getType()).isInteger(1))
+      casts.push_back(op);
+  });
+  for (arith::SIToFPOp op : casts) {
+    OpBuilder b(op);
+    Type resultType = op.getType();
+    auto floatType = cast<FloatType>(getElementTypeOrSelf(resultType));
+    auto constant = [&](double v) -> Value {
+      TypedAttr attr = b.getFloatAttr(floatType, v);
+      if (auto shaped = dyn_cast<RankedTensorType>(resultType))
+        attr = SplatElementsAttr::get(shaped, attr);
+      return arith::ConstantOp::create(b, op.getLoc(), attr);
+    };
+    Value result = arith::SelectOp::create(b, op.getLoc(), op.getIn(), constant(-1.0),
+                                           constant(0.0));
+    op.getResult().replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
 class ConvertTritonGPUToLLVM
     : public mlir::tgpu::impl::ConvertTritonGPUToLLVMBase<
           ConvertTritonGPUToLLVM> {
@@ -99,6 +126,7 @@ public:
         failed(mlir::tgpu::checkMathOpsLowerable(module)))
       return signalPassFailure();
     rewriteFloatToBoolCasts(module);
+    rewriteBoolToFloatCasts(module);
     // Every buffer must have been placed (allocate-shared-memory); the
     // lowerings read the offsets, ttg.shared sizes the launch.
     int64_t sharedBytes = 0;

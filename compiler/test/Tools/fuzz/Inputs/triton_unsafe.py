@@ -3,7 +3,9 @@
 # and 16-bit (f16, bf16) division,
 # float -> i1 casts, and #ttg.linear layouts holding an element twice
 # through non-zero bases (a basis in the GF(2) span of the ones before it,
-# checked here with Python integers, independently of the C++ code).
+# checked here with Python integers, independently of the C++ code), and
+# #ttg.linear / #ttg.shared_linear bases that move more than one bit within
+# a dim ([3], [0, 10]: Triton computes wrong values through them).
 import glob, os, re, sys
 
 OPS = ["arith.negf", "math.tanh", "math.ctpop", "math.ctlz", "math.cttz",
@@ -26,7 +28,12 @@ def repeats(layout):
     return False
 
 
-counts = {k: 0 for k in OPS + ["16bit-divf", "tensor-bitcast", "float-to-i1", "linear-repeats", "files"]}
+def multi_bit(bases):
+    return any(int(c) & (int(c) - 1) for c in re.findall(r"-?[0-9]+", bases))
+
+
+counts = {k: 0 for k in OPS + ["16bit-divf", "tensor-bitcast", "float-to-i1", "linear-repeats",
+                               "multi-bit-bases", "files"]}
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.tt*ir"))):
     text = open(path).read()
     counts["files"] += 1
@@ -37,4 +44,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.tt*ir"))):
     counts["float-to-i1"] += len(re.findall(r"= arith\.fpto[us]i \S+ : \S+ to (tensor<[0-9x]*xi1[,>]|i1\b)", text))
     for m in re.finditer(r"#ttg\.linear<\{register = (.*?), block", text):
         counts["linear-repeats"] += repeats(m.group(1))
+        counts["multi-bit-bases"] += multi_bit(m.group(1))
+    for m in re.finditer(r"#ttg\.shared_linear<\{offset = (.*?)\}", text):
+        counts["multi-bit-bases"] += multi_bit(m.group(1))
 print(" ".join("%s=%d" % kv for kv in counts.items()))
