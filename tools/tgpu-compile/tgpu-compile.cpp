@@ -97,8 +97,8 @@ struct CommandLine {
   cl::opt<bool> tensorCores{
       "tensor-cores",
       cl::desc("put TTIR dots on tensor cores (mma.sync) where their types "
-               "and shapes allow; off by default until checked on the GPU"),
-      cl::cat(category)};
+               "and shapes allow (default; --tensor-cores=false: FMA only)"),
+      cl::init(true), cl::cat(category)};
 };
 
 // LLVM's code generator stops the process on what it cannot select (an

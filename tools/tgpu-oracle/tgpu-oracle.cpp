@@ -61,8 +61,9 @@ static cl::opt<std::string> arch("arch", cl::desc("sm_80, sm_90, sm_90a"), cl::i
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level 0..3"), cl::init(3),
                                   cl::Prefix, cl::cat(oracleCategory));
 static cl::opt<bool> tensorCores("tensor-cores",
-                                 cl::desc("compile TTIR dots for tensor cores (mma.sync)"),
-                                 cl::cat(oracleCategory));
+                                 cl::desc("compile TTIR dots for tensor cores (mma.sync; "
+                                          "default, =false: FMA only)"),
+                                 cl::init(true), cl::cat(oracleCategory));
 static cl::opt<bool> noPoison("no-poison",
                               cl::desc("do not probe for write-only outputs (saves one "
                                        "reference run per buffer)"),

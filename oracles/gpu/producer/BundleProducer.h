@@ -30,7 +30,7 @@ struct ProducerOptions {
   std::string arch = "sm_90";
   unsigned optLevel = 3;
   // tt.dot on tensor cores (CompilerOptions::tensorCores).
-  bool tensorCores = false;
+  bool tensorCores = true;
   // Probe each buffer with poison to find write-only outputs (one more CPU
   // run per buffer).
   bool poison = true;

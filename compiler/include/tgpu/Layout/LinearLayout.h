@@ -155,7 +155,7 @@ public:
   // Some basis moves more than one bit within one output dim ([3], [0, 10]):
   // valid (Triton's verifier only asks that a basis move along one dim), but
   // Triton 3.6 computes wrong values through such #ttg.linear and
-  // #ttg.shared_linear layouts (README GPU finding 13).
+  // #ttg.shared_linear layouts (README GPU finding 12).
   bool hasMultiBitBasis() const;
   // How many consecutive elements of the first out dim the first in dim
   // holds from 0 (Triton's getNumConsecutiveInOut).

@@ -35,7 +35,7 @@ struct CompilerOptions {
   std::optional<int> numWarps;
   // tt.dot on tensor cores (mma.sync) when its types and shape allow
   // (TtgirPipelineOptions::tensorCores).
-  bool tensorCores = false;
+  bool tensorCores = true;
   EmitKind emit = EmitKind::Ptx;
   // The libdevice bitcode linked into kernels that call __nv_* functions
   // (math ops without a PTX instruction, tt.extern_elementwise). Unset:

@@ -27,8 +27,8 @@ struct TtgirPipelineOptions
   Option<bool> tensorCores{
       *this, "tensor-cores",
       llvm::cl::desc("put tt.dot on tensor cores (tritongpu-accelerate-matmul, "
-                     "mma.sync); off by default until checked on the GPU"),
-      llvm::cl::init(false)};
+                     "mma.sync) where types and shapes allow; false: FMA only"),
+      llvm::cl::init(true)};
 };
 
 // make_ttir's target-independent cleanups: inline, canonicalize, CSE,
