@@ -309,33 +309,46 @@ uint64_t bitsFromFloat(double v, ScalarKind k) {
 
 bool isFloatKind(ScalarKind k) { return k >= ScalarKind::F16; }
 
+// The one-argument libm functions both precisions have, by name: for T =
+// float these are the C library's float functions (erff, expf, ...), what
+// MLIR's math folders compute for f32 constants, so a folded value is the
+// reference's to the bit (std::erf rounded to float differs from erff by an
+// ulp at some inputs).
+template <typename T> using UnaryFnOf = T (*)(T);
+template <typename T> UnaryFnOf<T> libmFunction(llvm::StringRef base) {
+  return llvm::StringSwitch<UnaryFnOf<T>>(base)
+      .Case("exp", [](T x) { return std::exp(x); })
+      .Case("exp2", [](T x) { return std::exp2(x); })
+      .Case("expm1", [](T x) { return std::expm1(x); })
+      .Case("log", [](T x) { return std::log(x); })
+      .Case("log2", [](T x) { return std::log2(x); })
+      .Case("log10", [](T x) { return std::log10(x); })
+      .Case("log1p", [](T x) { return std::log1p(x); })
+      .Case("sqrt", [](T x) { return std::sqrt(x); })
+      .Case("cbrt", [](T x) { return std::cbrt(x); })
+      .Case("sin", [](T x) { return std::sin(x); })
+      .Case("cos", [](T x) { return std::cos(x); })
+      .Case("tan", [](T x) { return std::tan(x); })
+      .Case("asin", [](T x) { return std::asin(x); })
+      .Case("acos", [](T x) { return std::acos(x); })
+      .Case("atan", [](T x) { return std::atan(x); })
+      .Case("sinh", [](T x) { return std::sinh(x); })
+      .Case("cosh", [](T x) { return std::cosh(x); })
+      .Case("tanh", [](T x) { return std::tanh(x); })
+      .Case("erf", [](T x) { return std::erf(x); })
+      .Case("erfc", [](T x) { return std::erfc(x); })
+      .Default(nullptr);
+}
+
 // The exact one-argument functions, by libm-style name (shared by math.*
 // and the libdevice calls).
-using UnaryFn = double (*)(double);
+using UnaryFn = UnaryFnOf<double>;
 UnaryFn unaryMathFunction(llvm::StringRef base) {
+  if (UnaryFn fn = libmFunction<double>(base))
+    return fn;
   return llvm::StringSwitch<UnaryFn>(base)
-      .Case("exp", [](double x) { return std::exp(x); })
-      .Case("exp2", [](double x) { return std::exp2(x); })
       .Case("exp10", [](double x) { return std::pow(10.0, x); })
-      .Case("expm1", [](double x) { return std::expm1(x); })
-      .Case("log", [](double x) { return std::log(x); })
-      .Case("log2", [](double x) { return std::log2(x); })
-      .Case("log10", [](double x) { return std::log10(x); })
-      .Case("log1p", [](double x) { return std::log1p(x); })
-      .Case("sqrt", [](double x) { return std::sqrt(x); })
       .Case("rsqrt", [](double x) { return 1.0 / std::sqrt(x); })
-      .Case("cbrt", [](double x) { return std::cbrt(x); })
-      .Case("sin", [](double x) { return std::sin(x); })
-      .Case("cos", [](double x) { return std::cos(x); })
-      .Case("tan", [](double x) { return std::tan(x); })
-      .Case("asin", [](double x) { return std::asin(x); })
-      .Case("acos", [](double x) { return std::acos(x); })
-      .Case("atan", [](double x) { return std::atan(x); })
-      .Case("sinh", [](double x) { return std::sinh(x); })
-      .Case("cosh", [](double x) { return std::cosh(x); })
-      .Case("tanh", [](double x) { return std::tanh(x); })
-      .Case("erf", [](double x) { return std::erf(x); })
-      .Case("erfc", [](double x) { return std::erfc(x); })
       .Case("fabs", [](double x) { return std::fabs(x); })
       .Case("floor", [](double x) { return std::floor(x); })
       .Case("ceil", [](double x) { return std::ceil(x); })
@@ -345,36 +358,11 @@ UnaryFn unaryMathFunction(llvm::StringRef base) {
       .Default(nullptr);
 }
 
-// f32 math goes through the C library's float functions (erff, expf, ...):
-// what MLIR's math folders compute for f32 constants, so a folded value is
-// the reference's to the bit (std::erf rounded to float differs from erff
-// by an ulp at some inputs). rsqrt and exp10 have no float libm function
-// MLIR folds with: nullptr, the double path.
-using UnaryFnF32 = float (*)(float);
-UnaryFnF32 unaryMathFunctionF32(llvm::StringRef base) {
-  return llvm::StringSwitch<UnaryFnF32>(base)
-      .Case("exp", [](float x) { return std::exp(x); })
-      .Case("exp2", [](float x) { return std::exp2(x); })
-      .Case("expm1", [](float x) { return std::expm1(x); })
-      .Case("log", [](float x) { return std::log(x); })
-      .Case("log2", [](float x) { return std::log2(x); })
-      .Case("log10", [](float x) { return std::log10(x); })
-      .Case("log1p", [](float x) { return std::log1p(x); })
-      .Case("sqrt", [](float x) { return std::sqrt(x); })
-      .Case("cbrt", [](float x) { return std::cbrt(x); })
-      .Case("sin", [](float x) { return std::sin(x); })
-      .Case("cos", [](float x) { return std::cos(x); })
-      .Case("tan", [](float x) { return std::tan(x); })
-      .Case("asin", [](float x) { return std::asin(x); })
-      .Case("acos", [](float x) { return std::acos(x); })
-      .Case("atan", [](float x) { return std::atan(x); })
-      .Case("sinh", [](float x) { return std::sinh(x); })
-      .Case("cosh", [](float x) { return std::cosh(x); })
-      .Case("tanh", [](float x) { return std::tanh(x); })
-      .Case("erf", [](float x) { return std::erf(x); })
-      .Case("erfc", [](float x) { return std::erfc(x); })
-      .Default(nullptr);
-}
+// f32 math: the float functions above. rsqrt and exp10 have no float libm
+// function MLIR folds with, and the rounding functions are exact either
+// way: nullptr, the double path.
+using UnaryFnF32 = UnaryFnOf<float>;
+UnaryFnF32 unaryMathFunctionF32(llvm::StringRef base) { return libmFunction<float>(base); }
 
 ScalarKind kindOfFloat(const ElemType &t) {
   if (t.bits == 16)

@@ -134,6 +134,7 @@ def main():
             print("| %s | %s | %d | %.1f | %.1f | %.2f |"
                   % (name, v["what"], size, us, 2.0 * size ** 3 / us / 1e6, us / base))
             sys.stdout.flush()
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

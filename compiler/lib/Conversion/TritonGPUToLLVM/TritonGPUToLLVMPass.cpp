@@ -26,6 +26,15 @@ using namespace mlir;
 
 namespace {
 
+// `value` as a constant of the float type (scalar or splat tensor) `type`.
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  auto floatType = cast<FloatType>(getElementTypeOrSelf(type));
+  TypedAttr attr = b.getFloatAttr(floatType, value);
+  if (auto shaped = dyn_cast<RankedTensorType>(type))
+    attr = SplatElementsAttr::get(shaped, attr);
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
 // fptoui/fptosi to i1 become compares before lowering. LLVM's NVPTX back end
 // selects `fptoui half %x to i1` as a test of x's bits against zero
 // (setp.eq.b16 x, 0), so 0.5 gives 1 where the truncation the op means
@@ -45,11 +54,7 @@ void rewriteFloatToBoolCasts(ModuleOp module) {
     OpBuilder b(op);
     Value x = op->getOperand(0);
     bool isUnsigned = isa<arith::FPToUIOp>(op);
-    auto floatType = cast<FloatType>(getElementTypeOrSelf(x.getType()));
-    TypedAttr limit = b.getFloatAttr(floatType, isUnsigned ? 1.0 : -1.0);
-    if (auto shaped = dyn_cast<RankedTensorType>(x.getType()))
-      limit = SplatElementsAttr::get(shaped, limit);
-    Value bound = arith::ConstantOp::create(b, op->getLoc(), limit);
+    Value bound = floatConstant(b, op->getLoc(), x.getType(), isUnsigned ? 1.0 : -1.0);
     Value result = arith::CmpFOp::create(
         b, op->getLoc(), isUnsigned ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OLE, x,
         bound);
@@ -70,16 +75,9 @@ void rewriteBoolToFloatCasts(ModuleOp module) {
   });
   for (arith::SIToFPOp op : casts) {
     OpBuilder b(op);
-    Type resultType = op.getType();
-    auto floatType = cast<FloatType>(getElementTypeOrSelf(resultType));
-    auto constant = [&](double v) -> Value {
-      TypedAttr attr = b.getFloatAttr(floatType, v);
-      if (auto shaped = dyn_cast<RankedTensorType>(resultType))
-        attr = SplatElementsAttr::get(shaped, attr);
-      return arith::ConstantOp::create(b, op.getLoc(), attr);
-    };
-    Value result = arith::SelectOp::create(b, op.getLoc(), op.getIn(), constant(-1.0),
-                                           constant(0.0));
+    Value result = arith::SelectOp::create(b, op.getLoc(), op.getIn(),
+                                           floatConstant(b, op.getLoc(), op.getType(), -1.0),
+                                           floatConstant(b, op.getLoc(), op.getType(), 0.0));
     op.getResult().replaceAllUsesWith(result);
     op.erase();
   }
