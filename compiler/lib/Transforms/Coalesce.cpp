@@ -8,8 +8,8 @@
 
 #include "tgpu/Analysis/AxisInfo.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Transforms/ConnectedOps.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -90,7 +90,7 @@ coalescedEncoding(Operation *op, const tgpu::ModuleAxisInfoAnalysis &axisInfo,
   // propagation: take the widest vector any of them allows.
   unsigned perThread = vectorWidth(op, order[0], axisInfo);
   if (ptr.getDefiningOp()) {
-    for (Operation *other : getSlice(op)) {
+    for (Operation *other : tgpu::getConnectedOps(op)) {
       Value otherPtr = getMemAccessPtr(other);
       if (other == op || !otherPtr)
         continue;
