@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -103,6 +104,10 @@ mlir::tgpu::getLaneAndWarpId(RewriterBase &rewriter, Location loc,
 
 namespace {
 // XOR of the bases of `inDim` selected by the bits of `id`, per out dim.
+// Bits whose bases are single bits climbing one position per bit (the usual
+// case: a blocked layout's lanes along one dim) go as one run, a mask and a
+// shift; other bases select one bit each. Fewer ops than a select per bit,
+// for every later stage (cleanup, LLVM, instruction selection) to carry.
 void xorBasesOf(RewriterBase &rewriter, Location loc,
                 const LinearLayout &layout, StringRef inDim, Value id,
                 SmallVectorImpl<Value> &acc) {
@@ -111,25 +116,51 @@ void xorBasesOf(RewriterBase &rewriter, Location loc,
   int bits = layout.getInDimSizeLog2(inDim);
   int outs = layout.getNumOutDims();
   auto outNames = layout.getOutDimNames();
-  for (int i = 0; i < bits; ++i) {
-    Value bit;
-    for (int d = 0; d < outs; ++d) {
+  auto xorInto = [&](int d, Value term) {
+    acc[d] = acc[d] ? LLVM::XOrOp::create(rewriter, loc, acc[d], term) : term;
+  };
+  // Bit i of `id` as a mask of 0 or -1, made once and shared by the out dims.
+  SmallVector<Value> bitMask(bits);
+  for (int d = 0; d < outs; ++d) {
+    for (int i = 0; i < bits;) {
       int32_t basis = layout.getBasis(inDim, i, outNames[d]);
-      if (basis == 0)
+      if (basis == 0) {
+        ++i;
         continue;
-      if (!bit) {
-        // (id >> i) & 1, then as a mask 0 or -1.
+      }
+      if (llvm::isPowerOf2_32(uint32_t(basis))) {
+        int end = i + 1;
+        while (end < bits &&
+               int64_t(layout.getBasis(inDim, end, outNames[d])) ==
+                   (int64_t(basis) << (end - i)))
+          ++end;
+        // (id & bits [i, end)) moved to start at the basis' bit.
+        uint32_t mask = uint32_t((uint64_t(1) << (end - i)) - 1) << i;
+        Value term = LLVM::AndOp::create(rewriter, loc, id,
+                                         i32Constant(rewriter, loc, mask));
+        int shift = llvm::Log2_32(uint32_t(basis)) - i;
+        if (shift > 0)
+          term = LLVM::ShlOp::create(rewriter, loc, term,
+                                     i32Constant(rewriter, loc, shift));
+        else if (shift < 0)
+          term = LLVM::LShrOp::create(rewriter, loc, term,
+                                      i32Constant(rewriter, loc, -shift));
+        xorInto(d, term);
+        i = end;
+        continue;
+      }
+      if (!bitMask[i]) {
+        // 0 - ((id >> i) & 1)
         Value shifted = LLVM::LShrOp::create(rewriter, loc, id,
                                              i32Constant(rewriter, loc, i));
         Value one = LLVM::AndOp::create(rewriter, loc, shifted,
                                         i32Constant(rewriter, loc, 1));
-        bit = LLVM::SubOp::create(rewriter, loc, i32Constant(rewriter, loc, 0),
-                                  one);
+        bitMask[i] = LLVM::SubOp::create(
+            rewriter, loc, i32Constant(rewriter, loc, 0), one);
       }
-      Value term = LLVM::AndOp::create(rewriter, loc, bit,
-                                       i32Constant(rewriter, loc, basis));
-      acc[d] = acc[d] ? LLVM::XOrOp::create(rewriter, loc, acc[d], term)
-                      : term;
+      xorInto(d, LLVM::AndOp::create(rewriter, loc, bitMask[i],
+                                     i32Constant(rewriter, loc, basis)));
+      ++i;
     }
   }
 }

@@ -22,17 +22,10 @@
 // CHECK: %[[X0:.*]] = llvm.extractvalue %arg0[0]
 // CHECK: %[[X1:.*]] = llvm.extractvalue %arg0[1]
 // CHECK: %[[LANE:.*]] = llvm.urem
-// CHECK: %[[N1:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
-// CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: %[[T1:.*]] = llvm.and %[[N1]], %[[C1]] : i32
-// CHECK: %[[N2:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
-// CHECK: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: %[[T2:.*]] = llvm.and %[[N2]], %[[C2]] : i32
-// CHECK: %[[U2:.*]] = llvm.xor %[[T1]], %[[T2]] : i32
-// CHECK: %[[N4:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
-// CHECK: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: %[[T4:.*]] = llvm.and %[[N4]], %[[C4]] : i32
-// CHECK: %[[U4:.*]] = llvm.xor %[[U2]], %[[T4]] : i32
+// Lane bits 0..2 (offsets 1, 2, 4) are one run: lane & 7; bits 3 and 4
+// (10, 20) are two bits each: 0 - ((lane >> i) & 1) masks them.
+// CHECK: %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
+// CHECK: %[[U4:.*]] = llvm.and %[[LANE]], %[[C7]] : i32
 // CHECK: %[[N10:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
 // CHECK: %[[C10:.*]] = llvm.mlir.constant(10 : i32) : i32
 // CHECK: %[[T10:.*]] = llvm.and %[[N10]], %[[C10]] : i32
@@ -98,8 +91,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-NOT: nvvm.barrier0
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK-NOT: llvm.getelementptr %[[SMEM]]
-// CHECK: %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
-// CHECK: llvm.and %{{.*}}, %[[C8]] : i32
+// Lane bits 0..3 (offsets 1, 2, 4, 8) as one run: lane & 15.
+// CHECK: %[[C15:.*]] = llvm.mlir.constant(15 : i32) : i32
+// CHECK: llvm.and %{{.*}}, %[[C15]] : i32
 // CHECK: %[[C17:.*]] = llvm.mlir.constant(17 : i32) : i32
 // CHECK: %[[T17:.*]] = llvm.and %{{.*}}, %[[C17]] : i32
 // CHECK: %[[O0:.*]] = llvm.xor %{{.*}}, %[[T17]] : i32

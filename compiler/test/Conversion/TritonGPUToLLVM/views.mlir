@@ -2,11 +2,11 @@
 
 // make_range 16..272 on sizePerThread = [2], 32 lanes, 2 warps, 256
 // elements: the layout is register bases [1, 128] (the tile of 128 wraps
-// once), lane bases 2, 4, 8, 16, 32, warp basis 64. The thread part is the
-// XOR of (0 - ((id >> i) & 1)) & basis over lane bits i = 0..4 (bases
-// 2 << i) and warp bit 0 (basis 64); registers 1, 2, 3 XOR it with the
-// constants 1, 128, 129, register 0 takes it as is; then start (16) is
-// added to each.
+// once), lane bases 2, 4, 8, 16, 32, warp basis 64. The lane bases climb one
+// bit per lane bit, so they go as one run, (lane & 31) << 1; the warp bit
+// is a run of one, (warp & 1) << 6; the thread part is their XOR.
+// Registers 1, 2, 3 XOR it with the constants 1, 128, 129, register 0 takes
+// it as is; then start (16) is added to each.
 // CHECK: ttg.shared = 0 : i32
 // CHECK-LABEL: llvm.func @range() -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-SAME: nvvm.reqntid = array<i32: 64>
@@ -14,40 +14,15 @@
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[LANE:.*]] = llvm.urem %[[TID]], %{{.*}} : i32
 // CHECK: %[[WARP:.*]] = llvm.udiv %[[TID]], %{{.*}} : i32
-// lane bit 0 -> 2
-// CHECK: %[[SH0:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[L0:.*]] = llvm.lshr %[[LANE]], %[[SH0]] : i32
-// CHECK: %[[A0:.*]] = llvm.and %[[L0]], %{{.*}} : i32
-// CHECK: %[[M0:.*]] = llvm.sub %{{.*}}, %[[A0]] : i32
-// CHECK: %[[B0:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: %[[T0:.*]] = llvm.and %[[M0]], %[[B0]] : i32
-// lane bit 1 -> 4
-// CHECK: %[[SH1:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: llvm.lshr %[[LANE]], %[[SH1]] : i32
-// CHECK: %[[B1:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: %[[T1:.*]] = llvm.and %{{.*}}, %[[B1]] : i32
-// CHECK: %[[X1:.*]] = llvm.xor %[[T0]], %[[T1]] : i32
-// lane bits 2, 3, 4 -> 8, 16, 32
-// CHECK: %[[SH2:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: llvm.lshr %[[LANE]], %[[SH2]] : i32
-// CHECK: %[[B2:.*]] = llvm.mlir.constant(8 : i32) : i32
-// CHECK: %[[T2:.*]] = llvm.and %{{.*}}, %[[B2]] : i32
-// CHECK: %[[X2:.*]] = llvm.xor %[[X1]], %[[T2]] : i32
-// CHECK: %[[SH3:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: llvm.lshr %[[LANE]], %[[SH3]] : i32
-// CHECK: %[[B3:.*]] = llvm.mlir.constant(16 : i32) : i32
-// CHECK: %[[T3:.*]] = llvm.and %{{.*}}, %[[B3]] : i32
-// CHECK: %[[X3:.*]] = llvm.xor %[[X2]], %[[T3]] : i32
-// CHECK: %[[SH4:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: llvm.lshr %[[LANE]], %[[SH4]] : i32
-// CHECK: %[[B4:.*]] = llvm.mlir.constant(32 : i32) : i32
-// CHECK: %[[T4:.*]] = llvm.and %{{.*}}, %[[B4]] : i32
-// CHECK: %[[X4:.*]] = llvm.xor %[[X3]], %[[T4]] : i32
-// warp bit 0 -> 64
-// CHECK: llvm.lshr %[[WARP]], %{{.*}} : i32
-// CHECK: %[[BW:.*]] = llvm.mlir.constant(64 : i32) : i32
-// CHECK: %[[TW:.*]] = llvm.and %{{.*}}, %[[BW]] : i32
-// CHECK: %[[THR:.*]] = llvm.xor %[[X4]], %[[TW]] : i32
+// CHECK: %[[M31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK: %[[L:.*]] = llvm.and %[[LANE]], %[[M31]] : i32
+// CHECK: %[[S1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[LS:.*]] = llvm.shl %[[L]], %[[S1]] : i32
+// CHECK: %[[M1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[W:.*]] = llvm.and %[[WARP]], %[[M1]] : i32
+// CHECK: %[[S6:.*]] = llvm.mlir.constant(6 : i32) : i32
+// CHECK: %[[WS:.*]] = llvm.shl %[[W]], %[[S6]] : i32
+// CHECK: %[[THR:.*]] = llvm.xor %[[LS]], %[[WS]] : i32
 // registers: constants 1, 128, 129
 // CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: %[[R1:.*]] = llvm.xor %[[THR]], %[[C1]] : i32
@@ -77,18 +52,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 // [8, 4], warpsPerCTA [2, 2], order [1, 0] at 16 elements has register
 // bases 1, 2, lane bits 0 and 1 give 4 and 8, and the other lane bits and
 // both warp bits give 0 (rows, or columns past 16): only two lane bits
-// enter the thread part, no warp bit does, and the registers add 1, 2, 3.
+// enter the thread part, as one run (lane & 3) << 2, no warp bit does, and
+// the registers add 1, 2, 3.
 // CHECK-LABEL: llvm.func @range_slice() -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[LANE:.*]] = llvm.urem %[[TID]], %{{.*}} : i32
-// CHECK: llvm.lshr %[[LANE]], %{{.*}} : i32
-// CHECK: %[[B0:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: %[[T0:.*]] = llvm.and %{{.*}}, %[[B0]] : i32
-// CHECK: llvm.lshr %[[LANE]], %{{.*}} : i32
-// CHECK: %[[B1:.*]] = llvm.mlir.constant(8 : i32) : i32
-// CHECK: %[[T1:.*]] = llvm.and %{{.*}}, %[[B1]] : i32
-// CHECK: %[[THR:.*]] = llvm.xor %[[T0]], %[[T1]] : i32
+// CHECK: %[[M3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[L:.*]] = llvm.and %[[LANE]], %[[M3]] : i32
+// CHECK: %[[S2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[THR:.*]] = llvm.shl %[[L]], %[[S2]] : i32
 // CHECK-NOT: llvm.lshr
+// CHECK-NOT: llvm.shl
 // CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.xor %[[THR]], %[[C1]] : i32
 // CHECK: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
