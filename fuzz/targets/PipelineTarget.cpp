@@ -37,6 +37,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -183,15 +184,24 @@ std::string printed(Operation *op) {
 
 using Buffers = std::vector<cpu::KernelArg>;
 
-// Runs the kernel on the CPU oracle with the module's launch.
-llvm::Expected<Buffers> runOracle(ModuleOp module, const cpu::LaunchSpec &launch) {
+// A program's launch and the argument buffers it starts from, made once:
+// every oracle run starts from a copy (making them from the spec again cost
+// a twentieth of a run).
+struct Launch {
+  cpu::LaunchSpec spec;
   Buffers args;
-  std::string why;
-  if (!launch.makeArgs(args, why))
-    return llvm::createStringError("bad launch: " + why);
+  // Parses `text` and makes the buffers; false with `why` when it cannot.
+  bool init(llvm::StringRef text, std::string &why) {
+    return cpu::LaunchSpec::parse(text, spec, why) && spec.makeArgs(args, why);
+  }
+};
+
+// Runs the kernel on the CPU oracle with the module's launch.
+llvm::Expected<Buffers> runOracle(ModuleOp module, const Launch &launch) {
+  Buffers args = launch.args;
   cpu::RunOptions options;
-  options.grid = launch.grid;
-  options.numWarps = launch.numWarps;
+  options.grid = launch.spec.grid;
+  options.numWarps = launch.spec.numWarps;
   options.stepBudget = uint64_t(1) << 26;
   options.print = [](const std::string &) {};
   if (llvm::Error e = cpu::runKernel(module, "", args, options))
@@ -265,16 +275,49 @@ std::string firstDifference(const Buffers &expected, const Buffers &got) {
   return "";
 }
 
+// What a pass can change in a module, as one 64-bit hash: every op's
+// address, parent, attributes, properties, location, operands, successors,
+// result types and blocks with their arguments. The fields of MLIR's
+// OperationFingerPrint (what --mlir-print-ir-after-change compares), hashed
+// with xxh3 instead of SHA-1, which was a thirtieth of a run.
+uint64_t fingerprint(Operation *top) {
+  llvm::SmallVector<uint64_t, 1024> words;
+  auto add = [&](const void *p) { words.push_back(uint64_t(uintptr_t(p))); };
+  top->walk([&](Operation *op) {
+    add(op);
+    if (op != top)
+      add(op->getParentOp());
+    add(op->getRawDictionaryAttrs().getAsOpaquePointer());
+    words.push_back(uint64_t(op->hashProperties()));
+    add(op->getLoc().getAsOpaquePointer());
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        add(&block);
+        for (BlockArgument arg : block.getArguments()) {
+          add(arg.getAsOpaquePointer());
+          add(arg.getType().getAsOpaquePointer());
+        }
+      }
+    for (Value operand : op->getOperands())
+      add(operand.getAsOpaquePointer());
+    for (Block *successor : op->getSuccessors())
+      add(successor);
+    for (Type type : op->getResultTypes())
+      add(type.getAsOpaquePointer());
+  });
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(words.data()), words.size() * 8));
+}
+
 // After every pass that changed the IR: it must verify and compute what the
-// reference did. Unchanged IR (MLIR's operation fingerprint, what
-// --mlir-print-ir-after-change uses) was checked already: a third of the
-// passes change nothing on a typical program.
+// reference did. Unchanged IR (same fingerprint) was checked already: a
+// third of the passes change nothing on a typical program.
 class OracleAfterEachPass : public PassInstrumentation {
 public:
   OracleAfterEachPass(ModuleOp input, const Buffers &reference,
-                      const cpu::LaunchSpec &launch,
+                      const Launch &launch,
                       std::optional<Finding> &finding, std::string stage)
-      : lastChecked(input), reference(reference), launch(launch),
+      : lastChecked(fingerprint(input)), reference(reference), launch(launch),
         finding(finding), stage(std::move(stage)) {}
 
   void runAfterPass(Pass *pass, Operation *op) override {
@@ -285,7 +328,7 @@ public:
       module = op->getParentOfType<ModuleOp>();
     if (!module)
       return;
-    OperationFingerPrint now(module);
+    uint64_t now = fingerprint(module);
     if (now == lastChecked)
       return;
     lastChecked = now;
@@ -316,9 +359,9 @@ public:
   }
 
 private:
-  OperationFingerPrint lastChecked; // the module as the oracle last saw it
+  uint64_t lastChecked; // the module as the oracle last saw it
   const Buffers &reference;
-  const cpu::LaunchSpec &launch;
+  const Launch &launch;
   std::optional<Finding> &finding;
   std::string stage;
 };
@@ -327,7 +370,7 @@ private:
 // finding with its diagnostics.
 std::optional<Finding> runChecked(PassManager &pm, ModuleOp module,
                                   const Buffers &reference,
-                                  const cpu::LaunchSpec &launch,
+                                  const Launch &launch,
                                   const std::string &stage) {
   std::optional<Finding> finding;
   pm.enableVerifier(false); // the instrumentation verifies, with a message
@@ -380,7 +423,7 @@ std::optional<Finding> lowerAt(ModuleOp module, const std::string &stage,
 }
 
 // The checks on one TTIR module (owned by the caller, consumed).
-std::optional<Finding> checkTtir(ModuleOp module, const cpu::LaunchSpec &launch,
+std::optional<Finding> checkTtir(ModuleOp module, const Launch &launch,
                                  const Buffers &reference, int numWarps,
                                  const OptLevels &lowerLevels) {
   MLIRContext &ctx = env().context;
@@ -401,7 +444,7 @@ std::optional<Finding> checkTtir(ModuleOp module, const cpu::LaunchSpec &launch,
 }
 
 // The checks on one TTGIR module: optionally the TTGIR passes, then PTX.
-std::optional<Finding> checkTtgir(ModuleOp module, const cpu::LaunchSpec &launch,
+std::optional<Finding> checkTtgir(ModuleOp module, const Launch &launch,
                                   const Buffers &reference, bool optimize,
                                   const OptLevels &lowerLevels) {
   if (optimize) {
@@ -431,18 +474,18 @@ OwningOpRef<ModuleOp> parse(llvm::StringRef text, std::string &diagnostics) {
   return module;
 }
 
-bool parseLaunch(ModuleOp module, cpu::LaunchSpec &launch, std::string &why) {
+bool parseLaunch(ModuleOp module, Launch &launch, std::string &why) {
   std::string text = gen::launchOf(module);
   if (text.empty()) {
     why = "the module has no tgpu.launch attribute";
     return false;
   }
-  return cpu::LaunchSpec::parse(text, launch, why);
+  return launch.init(text, why);
 }
 
 // The reference run; a generated program the oracle rejects is a generator
 // finding.
-std::optional<Finding> reference(ModuleOp module, const cpu::LaunchSpec &launch,
+std::optional<Finding> reference(ModuleOp module, const Launch &launch,
                                  Buffers &out, llvm::StringRef text) {
   llvm::Expected<Buffers> ref = runOracle(module, launch);
   if (ref) {
@@ -472,9 +515,9 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   if (!module)
     return Finding{"generator-invalid", normalizeSignature(diagnostics),
                    diagnostics + "\nprogram:\n" + program.ttir};
-  cpu::LaunchSpec launch;
+  Launch launch;
   std::string why;
-  if (!cpu::LaunchSpec::parse(program.launch, launch, why))
+  if (!launch.init(program.launch, why))
     return Finding{"generator-invalid", "bad launch", why};
   Buffers ref;
   phase.emplace("reference oracle");
@@ -523,7 +566,7 @@ std::optional<Finding> runText(llvm::StringRef kind, llvm::StringRef text) {
   OwningOpRef<ModuleOp> module = parse(text, diagnostics);
   if (!module)
     return Finding{"bad-reproducer", "does not parse", diagnostics};
-  cpu::LaunchSpec launch;
+  Launch launch;
   std::string why;
   if (!parseLaunch(*module, launch, why))
     return Finding{"bad-reproducer", "no launch", why};
@@ -532,7 +575,7 @@ std::optional<Finding> runText(llvm::StringRef kind, llvm::StringRef text) {
     return f;
   const OptLevels both = {0, 3};
   if (kind == "ttir") {
-    int numWarps = launch.numWarps;
+    int numWarps = launch.spec.numWarps;
     return checkTtir(*module, launch, ref, numWarps, both);
   }
   if (kind == "ttgir")

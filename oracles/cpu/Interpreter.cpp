@@ -100,14 +100,37 @@ std::string locString(Operation *op) {
   return s;
 }
 
-std::vector<int64_t> unravel(int64_t idx, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> r(shape.size());
+// Inline up to rank 6: per-element callers would otherwise allocate.
+using Index = llvm::SmallVector<int64_t, 6>;
+Index unravel(int64_t idx, llvm::ArrayRef<int64_t> shape) {
+  Index r(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
     r[d] = shape[d] ? idx % shape[d] : 0;
     idx = shape[d] ? idx / shape[d] : 0;
   }
   return r;
 }
+
+// The row-major indices of `shape` in order, for loops over every element:
+// next() steps like an odometer instead of dividing per dim (unravel per
+// element was a thirtieth of a fuzz_pipeline run).
+class IndexWalker {
+public:
+  explicit IndexWalker(llvm::ArrayRef<int64_t> shape)
+      : shape(shape), idx(shape.size(), 0) {}
+  llvm::ArrayRef<int64_t> get() const { return idx; }
+  void next() {
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < shape[d])
+        return;
+      idx[d] = 0;
+    }
+  }
+
+private:
+  llvm::ArrayRef<int64_t> shape;
+  Index idx;
+};
 
 ScalarKind scalarKindOf(Type t) {
   if (auto i = dyn_cast<IntegerType>(t)) {
@@ -400,6 +423,13 @@ double roundIntTo(const ElemType &t, long double v) {
 // The interpreter of one program
 //===----------------------------------------------------------------------===//
 
+// The exec* function an op goes to, found once per op name (comparing names
+// op by op was a tenth of the oracle's time).
+enum class OpClass {
+  For, While, If, Cast, Arith, Math, Reduce, Scan, Dot, Memory, Shared, Tensor
+};
+OpClass classifyOp(llvm::StringRef name);
+
 class Program {
 public:
   Program(ModuleOp module, GlobalMemory &global, const RunOptions &options,
@@ -422,6 +452,8 @@ private:
   // Node-based, so references to values stay valid while regions bind new
   // ones (loops and combine regions run while callers hold operands).
   std::unordered_map<const void *, Tensor> env;
+  llvm::DenseMap<const void *, OpClass> opClasses; // by OperationName
+  OpClass classOf(OperationName name);
 
   Error ub(Operation *op, llvm::StringRef kind, const llvm::Twine &msg,
            const Tensor *t = nullptr, int64_t element = -1) {
@@ -431,7 +463,10 @@ private:
     r.location = locString(op);
     r.pid = pid;
     if (t && element >= 0)
-      r.element = unravel(element, t->shape);
+      {
+        Index at = unravel(element, t->shape);
+        r.element.assign(at.begin(), at.end());
+      }
     r.message = msg.str();
     return llvm::make_error<UndefinedBehavior>(std::move(r));
   }
@@ -567,35 +602,73 @@ Error Program::execOp(Operation &op) {
     if (!env.count(v.getAsOpaquePointer()))
       return plainError(locString(&op) + ": '" + name +
                         "' uses a value that was never computed");
-  if (auto f = dyn_cast<scf::ForOp>(op))
-    return execFor(f);
-  if (auto w = dyn_cast<scf::WhileOp>(op))
-    return execWhile(w);
-  if (auto i = dyn_cast<scf::IfOp>(op))
-    return execIf(i);
+  switch (classOf(op.getName())) {
+  case OpClass::For:
+    return execFor(cast<scf::ForOp>(op));
+  case OpClass::While:
+    return execWhile(cast<scf::WhileOp>(op));
+  case OpClass::If:
+    return execIf(cast<scf::IfOp>(op));
+  case OpClass::Cast:
+    return execCast(op, name);
+  case OpClass::Arith:
+    return execArith(op, name);
+  case OpClass::Math:
+    return execMath(op, name);
+  case OpClass::Reduce:
+    return execReduce(op, false);
+  case OpClass::Scan:
+    return execReduce(op, true);
+  case OpClass::Dot:
+    return execDot(op);
+  case OpClass::Memory:
+    return execMemory(op, name);
+  case OpClass::Shared:
+    return execShared(op, name);
+  case OpClass::Tensor:
+    break;
+  }
+  return execTensor(op, name);
+}
+
+// Which exec* function runs ops named `name`.
+OpClass classifyOp(llvm::StringRef name) {
+  if (name == "scf.for")
+    return OpClass::For;
+  if (name == "scf.while")
+    return OpClass::While;
+  if (name == "scf.if")
+    return OpClass::If;
   if (name.starts_with("arith.")) {
     if (name.contains("ext") || name.contains("trunc") || name.contains("tofp") ||
         name.contains("fpto") || name == "arith.bitcast" ||
         name == "arith.index_cast" || name == "arith.index_castui")
-      return execCast(op, name);
-    return execArith(op, name);
+      return OpClass::Cast;
+    return OpClass::Arith;
   }
   if (name.starts_with("math."))
-    return execMath(op, name);
+    return OpClass::Math;
   if (name == "tt.reduce")
-    return execReduce(op, false);
+    return OpClass::Reduce;
   if (name == "tt.scan")
-    return execReduce(op, true);
+    return OpClass::Scan;
   if (name == "tt.dot" || name == "ttng.warp_group_dot")
-    return execDot(op);
+    return OpClass::Dot;
   if (name == "tt.load" || name == "tt.store" || name == "tt.atomic_rmw" ||
       name == "tt.atomic_cas" || name == "tt.addptr" || name == "tt.int_to_ptr" ||
       name == "tt.ptr_to_int" || name == "tt.make_tensor_ptr" ||
       name == "tt.advance")
-    return execMemory(op, name);
+    return OpClass::Memory;
   if (name.starts_with("ttg.") || name.starts_with("ttng."))
-    return execShared(op, name);
-  return execTensor(op, name);
+    return OpClass::Shared;
+  return OpClass::Tensor;
+}
+
+OpClass Program::classOf(OperationName name) {
+  auto [it, inserted] = opClasses.try_emplace(name.getAsOpaquePointer());
+  if (inserted)
+    it->second = classifyOp(name.getStringRef());
+  return it->second;
 }
 
 //===----------------------------------------------------------------------===//
@@ -686,9 +759,14 @@ Error Program::execArith(Operation &op, llvm::StringRef name) {
     };
     if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
       if (dense.isSplat()) {
-        Attribute s = dense.getSplatValue<Attribute>();
-        for (int64_t k = 0; k < r->numel(); ++k)
-          fill(s, k);
+        // One conversion, then copies (a splat is most constants).
+        if (r->numel() > 0) {
+          fill(dense.getSplatValue<Attribute>(), 0);
+          if (r->type.isFloat())
+            std::fill(r->f.begin() + 1, r->f.end(), r->f[0]);
+          else
+            std::fill(r->i.begin() + 1, r->i.end(), r->i[0]);
+        }
       } else {
         int64_t k = 0;
         for (Attribute a : dense.getValues<Attribute>())
@@ -1121,8 +1199,9 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
     r.shape = shapeOf(op.getResult(0).getType());
     int64_t n = r.numel();
     r.resize(n);
-    for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = unravel(k, r.shape);
+    IndexWalker walk(r.shape);
+    for (int64_t k = 0; k < n; ++k, walk.next()) {
+      llvm::ArrayRef<int64_t> idx = walk.get();
       int64_t src = 0;
       for (size_t d = 0; d < a.shape.size(); ++d)
         src = src * a.shape[d] + (a.shape[d] == 1 ? 0 : idx[d]);
@@ -1139,9 +1218,10 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
     r.shape = shapeOf(op.getResult(0).getType());
     int64_t n = r.numel();
     r.resize(n);
-    for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = unravel(k, r.shape);
-      std::vector<int64_t> srcIdx(a.shape.size());
+    IndexWalker walk(r.shape);
+    for (int64_t k = 0; k < n; ++k, walk.next()) {
+      llvm::ArrayRef<int64_t> idx = walk.get();
+      Index srcIdx(a.shape.size());
       for (size_t d = 0; d < idx.size(); ++d)
         srcIdx[order[d]] = idx[d];
       int64_t src = 0;
@@ -1201,7 +1281,7 @@ Error Program::execTensor(Operation &op, llvm::StringRef name) {
     r.shape = idx.shape;
     r.resize(r.numel());
     for (int64_t k = 0; k < r.numel(); ++k) {
-      std::vector<int64_t> at = unravel(k, idx.shape);
+      Index at = unravel(k, idx.shape);
       int64_t g = sext(idx.i[k], idx.type.bits);
       if (g < 0 || g >= src.shape[axis])
         return ub(&op, "index-out-of-range",
@@ -1540,7 +1620,7 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     expanded.i.resize(count);
     boundary.i.assign(count, 1);
     for (int64_t e = 0; e < count; ++e) {
-      std::vector<int64_t> idx = unravel(e, expanded.shape);
+      Index idx = unravel(e, expanded.shape);
       int64_t elems = 0;
       for (size_t d = 0; d < idx.size(); ++d) {
         int64_t c = ptrIn.bpOffsets[d] + idx[d];
@@ -1797,7 +1877,7 @@ Error Program::execShared(Operation &op, llvm::StringRef name) {
       set(res, get(in));
     return Error::success();
   }
-  auto element = [&](const Tensor &md, const std::vector<int64_t> &idx) {
+  auto element = [&](const Tensor &md, llvm::ArrayRef<int64_t> idx) {
     int64_t at = md.offset;
     for (size_t d = 0; d < idx.size(); ++d)
       at += idx[d] * md.strides[d];
@@ -1879,8 +1959,9 @@ Error Program::execShared(Operation &op, llvm::StringRef name) {
     Expected<Tensor> r = fresh(op.getResult(0));
     if (!r)
       return r.takeError();
-    for (int64_t k = 0; k < r->numel(); ++k) {
-      int64_t at = element(md, unravel(k, r->shape));
+    IndexWalker walk(r->shape);
+    for (int64_t k = 0; k < r->numel(); ++k, walk.next()) {
+      int64_t at = element(md, walk.get());
       if (!a.written[at])
         return ub(&op, "uninitialized-shared-read",
                   "shared memory read before it was written", &*r, k);
@@ -1895,8 +1976,9 @@ Error Program::execShared(Operation &op, llvm::StringRef name) {
   if (name == "ttg.local_store") {
     const Tensor &val = get(op.getOperand(0)), &md = get(op.getOperand(1));
     SharedAlloc &a = shared[md.alloc];
-    for (int64_t k = 0; k < val.numel(); ++k) {
-      int64_t at = element(md, unravel(k, val.shape));
+    IndexWalker walk(val.shape);
+    for (int64_t k = 0; k < val.numel(); ++k, walk.next()) {
+      int64_t at = element(md, walk.get());
       if (val.type.isFloat())
         a.f[at] = val.f[k];
       else
@@ -1913,8 +1995,9 @@ Error Program::execShared(Operation &op, llvm::StringRef name) {
     SharedAlloc &a = shared[md.alloc];
     ScalarKind k = ptr.type.pointee;
     unsigned size = byteSize(k);
-    for (int64_t e = 0; e < ptr.numel(); ++e) {
-      int64_t at = element(md, unravel(e, ptr.shape));
+    IndexWalker walk(ptr.shape);
+    for (int64_t e = 0; e < ptr.numel(); ++e, walk.next()) {
+      int64_t at = element(md, walk.get());
       bool on = !mask || (mask->i[mask->shape.empty() ? 0 : e] & 1);
       if (!on) {
         if (other) {
@@ -2027,8 +2110,9 @@ Error Program::execDot(Operation &op) {
     r.shape = t.shape;
     r.resize(r.numel());
     SharedAlloc &al = shared[t.alloc];
-    for (int64_t k = 0; k < r.numel(); ++k) {
-      std::vector<int64_t> idx = unravel(k, t.shape);
+    IndexWalker walk(t.shape);
+    for (int64_t k = 0; k < r.numel(); ++k, walk.next()) {
+      llvm::ArrayRef<int64_t> idx = walk.get();
       int64_t at = t.offset;
       for (size_t d = 0; d < idx.size(); ++d)
         at += idx[d] * t.strides[d];
