@@ -462,11 +462,10 @@ private:
     r.op = op->getName().getStringRef().str();
     r.location = locString(op);
     r.pid = pid;
-    if (t && element >= 0)
-      {
-        Index at = unravel(element, t->shape);
-        r.element.assign(at.begin(), at.end());
-      }
+    if (t && element >= 0) {
+      Index at = unravel(element, t->shape);
+      r.element.assign(at.begin(), at.end());
+    }
     r.message = msg.str();
     return llvm::make_error<UndefinedBehavior>(std::move(r));
   }

@@ -9,9 +9,9 @@
 #include "tgpu/Layout/AttrConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tgpu;
@@ -103,6 +103,21 @@ mlir::tgpu::getLaneAndWarpId(RewriterBase &rewriter, Location loc,
 }
 
 namespace {
+// Bits [from, end) of `id` moved to start at bit `to`: (id & mask) shifted.
+Value emitBitRun(RewriterBase &rewriter, Location loc, Value id, int from,
+                 int end, int to) {
+  uint32_t mask = uint32_t((uint64_t(1) << (end - from)) - 1) << from;
+  Value bits = LLVM::AndOp::create(rewriter, loc, id,
+                                   i32Constant(rewriter, loc, mask));
+  if (to > from)
+    return LLVM::ShlOp::create(rewriter, loc, bits,
+                               i32Constant(rewriter, loc, to - from));
+  if (to < from)
+    return LLVM::LShrOp::create(rewriter, loc, bits,
+                                i32Constant(rewriter, loc, from - to));
+  return bits;
+}
+
 // XOR of the bases of `inDim` selected by the bits of `id`, per out dim.
 // Bits whose bases are single bits climbing one position per bit (the usual
 // case: a blocked layout's lanes along one dim) go as one run, a mask and a
@@ -134,18 +149,8 @@ void xorBasesOf(RewriterBase &rewriter, Location loc,
                int64_t(layout.getBasis(inDim, end, outNames[d])) ==
                    (int64_t(basis) << (end - i)))
           ++end;
-        // (id & bits [i, end)) moved to start at the basis' bit.
-        uint32_t mask = uint32_t((uint64_t(1) << (end - i)) - 1) << i;
-        Value term = LLVM::AndOp::create(rewriter, loc, id,
-                                         i32Constant(rewriter, loc, mask));
-        int shift = llvm::Log2_32(uint32_t(basis)) - i;
-        if (shift > 0)
-          term = LLVM::ShlOp::create(rewriter, loc, term,
-                                     i32Constant(rewriter, loc, shift));
-        else if (shift < 0)
-          term = LLVM::LShrOp::create(rewriter, loc, term,
-                                      i32Constant(rewriter, loc, -shift));
-        xorInto(d, term);
+        xorInto(d, emitBitRun(rewriter, loc, id, i, end,
+                              llvm::Log2_32(uint32_t(basis))));
         i = end;
         continue;
       }
