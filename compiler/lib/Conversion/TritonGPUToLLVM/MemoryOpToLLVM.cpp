@@ -21,12 +21,17 @@ namespace ttg = mlir::triton::gpu;
 
 namespace {
 
-// For every register of `tensorType`, the element offset in the buffer of
-// `memdesc` that holds the same element.
+// For the registers of `tensorType`, pointers into the buffer of `memdesc`
+// at `base` to the element each holds: only for the register that holds an
+// element first, null for the copies a layout broadcasting along registers
+// keeps (`owner` says which register each copies), so each element is
+// stored and loaded once.
 FailureOr<SmallVector<Value>>
-emitSharedOffsets(RewriterBase &rewriter, Location loc,
-                  RankedTensorType tensorType, ttg::MemDescType memdesc,
-                  int threadsPerWarp) {
+tensorSharedPointers(RewriterBase &rewriter, Location loc,
+                     const TypeConverter *converter,
+                     RankedTensorType tensorType, ttg::MemDescType memdesc,
+                     Value base, int threadsPerWarp,
+                     std::vector<int32_t> &owner) {
   auto regs = getDistributedLayout(tensorType, loc);
   if (failed(regs))
     return failure();
@@ -41,15 +46,14 @@ emitSharedOffsets(RewriterBase &rewriter, Location loc,
     return emitError(loc) << "the tensor and shared layouts of " << memdesc
                           << " do not cover the same elements: "
                           << llvm::toString(toOffset.takeError());
-  auto outs = toOffset->getOutDimNames();
-  unsigned offsetDim = llvm::find(outs, "offset") - outs.begin();
-  if (offsetDim == outs.size())
+  if (!toOffset->hasOutDim("offset"))
     return emitError(loc) << "shared layout of " << memdesc
                           << " has no 'offset' input";
-  SmallVector<Value> offsets;
-  for (auto &coords : emitIndices(rewriter, loc, *toOffset, threadsPerWarp))
-    offsets.push_back(coords[offsetDim]);
-  return offsets;
+  owner = toOffset->getLowestSameImage("register");
+  Type mem = getSharedMemoryType(converter->convertType(tensorType.getElementType()));
+  return mlir::tgpu::emitSharedPointers(
+      rewriter, loc, *toOffset, base, mem, threadsPerWarp,
+      [&](int32_t r) { return owner[r] == r; });
 }
 
 Type memoryType(const TypeConverter *converter, Type elem) {
@@ -62,18 +66,15 @@ LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
                             RankedTensorType tensorType, ArrayRef<Value> values,
                             ttg::MemDescType memdesc, Value base,
                             int threadsPerWarp) {
-  auto offsets =
-      emitSharedOffsets(rewriter, loc, tensorType, memdesc, threadsPerWarp);
-  if (failed(offsets))
+  std::vector<int32_t> owner;
+  auto pointers = tensorSharedPointers(rewriter, loc, converter, tensorType,
+                                       memdesc, base, threadsPerWarp, owner);
+  if (failed(pointers))
     return failure();
-  Type mem = memoryType(converter, tensorType.getElementType());
-  auto ptr3 = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
-  for (auto [v, off] : llvm::zip_equal(values, *offsets)) {
-    Value stored = toSharedMemoryValue(rewriter, loc, v);
-    Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, mem, base,
-                                  ValueRange{off});
-    LLVM::StoreOp::create(rewriter, loc, stored, p);
-  }
+  for (auto [v, p] : llvm::zip_equal(values, *pointers))
+    if (p)
+      LLVM::StoreOp::create(rewriter, loc, toSharedMemoryValue(rewriter, loc, v),
+                            p);
   return success();
 }
 
@@ -130,18 +131,20 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     Type resultType = getTypeConverter()->convertType(tensorType);
     if (!resultType)
       return op.emitError("cannot lower ") << tensorType;
-    auto offsets = emitSharedOffsets(rewriter, loc, tensorType,
-                                     op.getSrc().getType(),
-                                     info.threadsPerWarp);
-    if (failed(offsets))
+    std::vector<int32_t> owner;
+    auto pointers = tensorSharedPointers(
+        rewriter, loc, getTypeConverter(), tensorType, op.getSrc().getType(),
+        adaptor.getSrc(), info.threadsPerWarp, owner);
+    if (failed(pointers))
       return failure();
     Type elem = getTypeConverter()->convertType(tensorType.getElementType());
     Type mem = memoryType(getTypeConverter(), tensorType.getElementType());
-    auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
     SmallVector<Value> values;
-    for (Value off : *offsets) {
-      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, mem, adaptor.getSrc(),
-                                    ValueRange{off});
+    for (auto [r, p] : llvm::enumerate(*pointers)) {
+      if (!p) {
+        values.push_back(values[owner[r]]);
+        continue;
+      }
       Value v = LLVM::LoadOp::create(rewriter, loc, mem, p);
       values.push_back(fromSharedMemoryValue(rewriter, loc, v, elem));
     }

@@ -206,6 +206,54 @@ mlir::tgpu::emitIndices(RewriterBase &rewriter, Location loc,
   return indices;
 }
 
+SmallVector<Value> mlir::tgpu::emitSharedPointers(
+    RewriterBase &rewriter, Location loc, const LinearLayout &map, Value base,
+    Type elemType, int threadsPerWarp,
+    llvm::function_ref<bool(int32_t)> wanted) {
+  int64_t regs = map.getInDimSize("register");
+  SmallVector<Value> pointers(regs);
+  SmallVector<int32_t> registers;
+  for (int32_t r = 0; r < regs; ++r)
+    if (wanted(r))
+      registers.push_back(r);
+  if (registers.empty())
+    return pointers;
+  StringRef offsetName = "offset";
+  unsigned dim = map.findOut(offsetName);
+  // The bits the thread part can set.
+  int32_t threadBits = 0;
+  for (StringRef inDim : {"lane", "warp"})
+    if (map.hasInDim(inDim))
+      for (int i = 0, e = map.getInDimSizeLog2(inDim); i < e; ++i)
+        threadBits |= map.getBasis(inDim, i, offsetName);
+  auto [lane, warp] = getLaneAndWarpId(rewriter, loc, threadsPerWarp);
+  SmallVector<Value> threadPart(map.getNumOutDims());
+  xorBasesOf(rewriter, loc, map, "lane", lane, threadPart);
+  xorBasesOf(rewriter, loc, map, "warp", warp, threadPart);
+  Value thread = threadPart[dim] ? threadPart[dim] : i32Constant(rewriter, loc, 0);
+  auto ptr3 = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+  // Thread pointers by the XORed part of the register offset.
+  llvm::SmallDenseMap<int32_t, Value> threadPointers;
+  for (int32_t r : registers) {
+    int32_t offset = layoutCoords(map, "register", r)[dim];
+    int32_t xored = offset & threadBits, added = offset & ~threadBits;
+    Value &p = threadPointers[xored];
+    if (!p) {
+      Value index = xored ? Value(LLVM::XOrOp::create(
+                                rewriter, loc, thread,
+                                i32Constant(rewriter, loc, xored)))
+                          : thread;
+      p = LLVM::GEPOp::create(rewriter, loc, ptr3, elemType, base,
+                              ValueRange{index});
+    }
+    pointers[r] = added ? Value(LLVM::GEPOp::create(
+                              rewriter, loc, ptr3, elemType, p,
+                              ArrayRef<LLVM::GEPArg>{added}))
+                        : p;
+  }
+  return pointers;
+}
+
 Value mlir::tgpu::emitUniqueOwnerPredicate(RewriterBase &rewriter,
                                            Location loc,
                                            const LinearLayout &layout,

@@ -275,19 +275,24 @@ struct ConvertLayoutLowering
     const int vec = 1 << staging->vectorLog2;
     Type vecType = vec == 1 ? memElem : VectorType::get(vec, memElem);
     const unsigned align = vec * memoryElementBytes(srcType);
-    auto ptr3 = LLVM::LLVMPointerType::get(getContext(), 3);
     Value base = getSharedMemoryBase(rewriter, op);
-    // The offset of each register of `map` (out dim "offset").
-    auto offsetsOf = [&](const LinearLayout &map) {
-      unsigned dim = map.findOut("offset");
-      SmallVector<Value> offsets;
-      for (auto &coords : emitIndices(rewriter, loc, map, info.threadsPerWarp))
-        offsets.push_back(coords[dim]);
-      return offsets;
+    // Registers [r, r + vec) are consecutive elements from the pointer of r
+    // on. A register holding the same element as a lower one (a layout that
+    // broadcasts along registers) is stored once and loaded once.
+    std::vector<int32_t> storeOwner = storeMap->getLowestSameImage("register");
+    auto isStored = [&](int32_t r) {
+      if (r % vec)
+        return false;
+      for (int i = 0; i < vec; ++i)
+        if (storeOwner[r + i] == r + i)
+          return true;
+      return false;
     };
-    // Registers [r, r + vec) are consecutive elements from offset[r] on.
-    SmallVector<Value> storeOffsets = offsetsOf(*storeMap);
+    SmallVector<Value> storePointers = emitSharedPointers(
+        rewriter, loc, *storeMap, base, memElem, info.threadsPerWarp, isStored);
     for (size_t r = 0; r < in.size(); r += vec) {
+      if (!storePointers[r])
+        continue;
       Value v = vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
       for (int i = 0; i < vec; ++i) {
         Value x = toSharedMemoryValue(rewriter, loc, in[r + i]);
@@ -295,21 +300,35 @@ struct ConvertLayoutLowering
                      : Value(LLVM::InsertElementOp::create(
                            rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
       }
-      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
-                                    ValueRange{storeOffsets[r]});
-      LLVM::StoreOp::create(rewriter, loc, v, p, align);
+      LLVM::StoreOp::create(rewriter, loc, v, storePointers[r], align);
     }
     NVVM::Barrier0Op::create(rewriter, loc);
-    SmallVector<Value> loadOffsets = offsetsOf(*loadMap);
-    for (size_t r = 0; r < loadOffsets.size(); r += vec) {
-      Value p = LLVM::GEPOp::create(rewriter, loc, ptr3, memElem, base,
-                                    ValueRange{loadOffsets[r]});
-      Value v = LLVM::LoadOp::create(rewriter, loc, vecType, p, align);
+    std::vector<int32_t> loadOwner = loadMap->getLowestSameImage("register");
+    int32_t loadRegs = int32_t(loadOwner.size());
+    // A group is loaded unless every register of it copies a lower one.
+    auto isLoaded = [&](int32_t r) {
+      if (r % vec)
+        return false;
+      for (int i = 0; i < vec; ++i)
+        if (loadOwner[r + i] == r + i)
+          return true;
+      return false;
+    };
+    SmallVector<Value> loadPointers = emitSharedPointers(
+        rewriter, loc, *loadMap, base, memElem, info.threadsPerWarp, isLoaded);
+    out.resize(loadRegs);
+    for (int32_t r = 0; r < loadRegs; r += vec) {
+      if (!loadPointers[r]) {
+        for (int i = 0; i < vec; ++i)
+          out[r + i] = out[loadOwner[r + i]];
+        continue;
+      }
+      Value v = LLVM::LoadOp::create(rewriter, loc, vecType, loadPointers[r], align);
       for (int i = 0; i < vec; ++i) {
         Value x = vec == 1 ? v
                            : Value(LLVM::ExtractElementOp::create(
                                  rewriter, loc, v, i32Constant(rewriter, loc, i)));
-        out.push_back(fromSharedMemoryValue(rewriter, loc, x, elem));
+        out[r + i] = fromSharedMemoryValue(rewriter, loc, x, elem);
       }
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));

@@ -47,6 +47,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[X3:.*]] = llvm.extractvalue %arg0[3]
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK-NOT: nvvm.barrier0
+// The thread's pointer, then the other 7 vectors' at constant indices from
+// it: their offsets use bits no lane or warp sets.
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-COUNT-7: llvm.getelementptr %[[P]][{{[0-9]+}}] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NOT: llvm.xor
 // CHECK: %[[U:.*]] = llvm.mlir.undef : vector<4xf32>
 // CHECK: %[[E0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[V0:.*]] = llvm.insertelement %[[X0]], %[[U]][%[[E0]] : i32] : vector<4xf32>
@@ -56,7 +61,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[V2:.*]] = llvm.insertelement %[[X2]], %[[V1]][%[[E2]] : i32] : vector<4xf32>
 // CHECK: %[[E3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: %[[V3:.*]] = llvm.insertelement %[[X3]], %[[V2]][%[[E3]] : i32] : vector<4xf32>
-// CHECK: %[[P:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: llvm.store %[[V3]], %[[P]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK-COUNT-7: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store

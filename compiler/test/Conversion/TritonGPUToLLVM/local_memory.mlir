@@ -34,32 +34,32 @@
 // CHECK: %[[C20:.*]] = llvm.mlir.constant(20 : i32) : i32
 // CHECK: %[[T20:.*]] = llvm.and %[[N20]], %[[C20]] : i32
 // CHECK: %[[O0:.*]] = llvm.xor %[[U10]], %[[T20]] : i32
-// CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
-// CHECK: %[[O1:.*]] = llvm.xor %[[O0]], %[[C32]] : i32
+// Register 1's 32 is a bit no lane sets: a constant index from register
+// 0's pointer (folded into the address), no XOR.
 // CHECK: %[[P0:.*]] = llvm.getelementptr %[[A]][%[[O0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[P0]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK: llvm.store %[[X0]], %[[P0]] : f32, !llvm.ptr<3>
-// CHECK: %[[P1:.*]] = llvm.getelementptr %[[A]][%[[O1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: llvm.store %[[X1]], %[[P1]] : f32, !llvm.ptr<3>
 // memdesc_index into the buffer at offset 0.
 // CHECK: %[[M:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: %[[S64:.*]] = llvm.mlir.constant(64 : i32) : i32
 // CHECK: %[[IX:.*]] = llvm.mul %arg1, %[[S64]] : i32
 // CHECK: %[[V:.*]] = llvm.getelementptr %[[M]][%[[IX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK: llvm.getelementptr %[[V]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK: llvm.store
-// CHECK: llvm.getelementptr %[[V]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK: llvm.store
+// CHECK: %[[V0:.*]] = llvm.getelementptr %[[V]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[V1:.*]] = llvm.getelementptr %[[V0]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK: llvm.store %{{.*}}, %[[V0]]
+// CHECK: llvm.store %{{.*}}, %[[V1]]
 // CHECK-NOT: llvm.load
 // CHECK: nvvm.barrier0
 // CHECK-NOT: llvm.store
 // CHECK: %[[Q0:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[Q1:.*]] = llvm.getelementptr %[[Q0]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK: llvm.load %[[Q0]] : !llvm.ptr<3> -> f32
-// CHECK: %[[Q1:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: llvm.load %[[Q1]] : !llvm.ptr<3> -> f32
-// CHECK: llvm.getelementptr %[[V]][%{{.*}}]
-// CHECK: llvm.load
-// CHECK: llvm.getelementptr %[[V]][%{{.*}}]
-// CHECK: llvm.load
+// CHECK: %[[W0:.*]] = llvm.getelementptr %[[V]][%{{.*}}]
+// CHECK: %[[W1:.*]] = llvm.getelementptr %[[W0]][32]
+// CHECK: llvm.load %[[W0]]
+// CHECK: llvm.load %[[W1]]
 // CHECK-NOT: nvvm.barrier0
 // CHECK-NOT: llvm.load
 // CHECK: llvm.return
@@ -97,12 +97,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: %[[C17:.*]] = llvm.mlir.constant(17 : i32) : i32
 // CHECK: %[[T17:.*]] = llvm.and %{{.*}}, %[[C17]] : i32
 // CHECK: %[[O0:.*]] = llvm.xor %{{.*}}, %[[T17]] : i32
-// CHECK: %[[C34:.*]] = llvm.mlir.constant(34 : i32) : i32
-// CHECK: %[[O1:.*]] = llvm.xor %[[O0]], %[[C34]] : i32
-// CHECK: llvm.getelementptr %[[SMEM]][%[[O0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
-// CHECK: llvm.getelementptr %[[SMEM]][%[[O1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[SMEM]][%[[O0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// Register 1's 34 = 32 ^ 2: lane bit 1 sets 2 too, so 2 is XORed in and 32,
+// a bit no lane sets, is a constant index.
+// CHECK: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[O1:.*]] = llvm.xor %[[O0]], %[[C2]] : i32
+// CHECK: %[[Q:.*]] = llvm.getelementptr %[[SMEM]][%[[O1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[Q]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
+// CHECK: llvm.store %{{.*}}, %[[P0]] : f16, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %[[P1]] : f16, !llvm.ptr<3>
 // CHECK-NOT: llvm.load
 // CHECK: nvvm.barrier0
 // CHECK-NOT: llvm.store

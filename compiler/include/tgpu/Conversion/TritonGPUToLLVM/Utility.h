@@ -60,6 +60,17 @@ SmallVector<SmallVector<Value>> emitIndices(RewriterBase &rewriter,
                                             const LinearLayout &layout,
                                             int threadsPerWarp);
 
+// Shared-memory pointers for the registers of `map` (register/lane/warp ->
+// "offset", in elements of `elemType` from `base`) that `wanted` selects
+// (null for the others). An offset is T(lane, warp) ^ R(register): the bits
+// of R that T can never set are added as a constant GEP index, which the
+// back end folds into the address, and only the rest is XORed in, once per
+// distinct value -- one op per access instead of an XOR and a GEP.
+SmallVector<Value> emitSharedPointers(RewriterBase &rewriter, Location loc,
+                                      const LinearLayout &map, Value base,
+                                      Type elemType, int threadsPerWarp,
+                                      llvm::function_ref<bool(int32_t)> wanted);
+
 // A predicate that is true in exactly one of the threads (and registers)
 // holding each element: lanes and warps whose bits `layout` ignores skip.
 // Null when every thread owns distinct elements.
