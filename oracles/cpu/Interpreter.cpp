@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
@@ -454,6 +455,15 @@ private:
   std::unordered_map<const void *, Tensor> env;
   llvm::DenseMap<const void *, OpClass> opClasses; // by OperationName
   OpClass classOf(OperationName name);
+  // While a combine region runs on all lines of a reduction at once: the
+  // number of lines, which scalar-typed results (constants) take as their
+  // shape. 0 otherwise.
+  int64_t lanes = 0;
+  llvm::DenseMap<Region *, bool> laneWise; // by combine region
+  bool isLaneWise(Region &region);
+  Error combineLanes(Operation &op, bool scan, int axis, bool reverse,
+                     llvm::ArrayRef<const Tensor *> ins,
+                     std::vector<Tensor> &outs);
 
   Error ub(Operation *op, llvm::StringRef kind, const llvm::Twine &msg,
            const Tensor *t = nullptr, int64_t element = -1) {
@@ -494,6 +504,8 @@ private:
                                    result.getType())
                   ? shapeOf(result.getType())
                   : shape;
+    if (lanes && r.shape.empty() && !isa<ShapedType>(result.getType()))
+      r.shape = {lanes};
     r.resize(r.numel());
     return r;
   }
@@ -771,8 +783,13 @@ Error Program::execArith(Operation &op, llvm::StringRef name) {
         for (Attribute a : dense.getValues<Attribute>())
           fill(a, k++);
       }
-    } else {
+    } else if (r->numel() > 0) {
       fill(value, 0);
+      // One element, or every lane of a combine region run lane-wise.
+      if (r->type.isFloat())
+        std::fill(r->f.begin() + 1, r->f.end(), r->f[0]);
+      else
+        std::fill(r->i.begin() + 1, r->i.end(), r->i[0]);
     }
     set(op.getResult(0), std::move(*r));
     return Error::success();
@@ -2060,6 +2077,21 @@ Error Program::execReduce(Operation &op, bool scan) {
     outs.push_back(std::move(*r));
   }
   Region &region = op.getRegion(0);
+  if (options.laneWiseCombine && outer * inner > 1 && len > 1 &&
+      isLaneWise(region)) {
+    // All lines at once; should that fail (undefined behaviour, the step
+    // budget), the line-by-line fold below runs from the same state and
+    // reports the first failure in its order.
+    uint64_t stepsBefore = steps;
+    if (Error e = combineLanes(op, scan, axis, reverse, ins, outs)) {
+      llvm::consumeError(std::move(e));
+      steps = stepsBefore;
+    } else {
+      for (auto [v, t] : llvm::zip(op.getResults(), outs))
+        set(v, std::move(t));
+      return Error::success();
+    }
+  }
   // Left-to-right fold along the axis (right to left for a reverse scan).
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t in = 0; in < inner; ++in) {
@@ -2090,6 +2122,88 @@ Error Program::execReduce(Operation &op, bool scan) {
     }
   for (auto [v, t] : llvm::zip(op.getResults(), outs))
     set(v, std::move(t));
+  return Error::success();
+}
+
+// A combine region runs lane-wise when it is one block of element-wise
+// arith ops: each op then computes every lane exactly as it would the
+// scalar, and nothing else (memory, control flow, calls) happens.
+bool Program::isLaneWise(Region &region) {
+  auto [it, inserted] = laneWise.try_emplace(&region, false);
+  if (!inserted)
+    return it->second;
+  if (!region.hasOneBlock())
+    return false;
+  for (Operation &op : region.front().without_terminator()) {
+    OpClass c = classOf(op.getName());
+    if ((c != OpClass::Arith && c != OpClass::Cast) || op.getNumRegions() ||
+        op.getNumResults() != 1 || isa<ShapedType>(op.getResult(0).getType()))
+      return false;
+  }
+  it->second = true;
+  return true;
+}
+
+// The reduction or scan of execReduce with the combine region run once per
+// step along the axis on all lines (outer x inner) together, as 1-D tensors.
+Error Program::combineLanes(Operation &op, bool scan, int axis, bool reverse,
+                            llvm::ArrayRef<const Tensor *> ins,
+                            std::vector<Tensor> &outs) {
+  const std::vector<int64_t> &shape = ins[0]->shape;
+  int64_t len = shape[axis], inner = 1, outer = 1;
+  for (size_t d = axis + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  for (int d = 0; d < axis; ++d)
+    outer *= shape[d];
+  int64_t lines = outer * inner;
+  Region &region = op.getRegion(0);
+  // The scalar fold counts one step per op and element.
+  uint64_t extraSteps = uint64_t(lines - 1) * region.front().getOperations().size();
+  auto column = [&](const Tensor &t, int64_t j) {
+    Tensor c;
+    c.type = t.type;
+    c.shape = {lines};
+    c.resize(lines);
+    for (int64_t o = 0, k = 0; o < outer; ++o)
+      for (int64_t in = 0; in < inner; ++in, ++k)
+        copyElem(c, k, t, (o * len + j) * inner + in);
+    return c;
+  };
+  auto scatter = [&](const std::vector<Tensor> &acc, int64_t j) {
+    for (size_t q = 0; q < outs.size(); ++q)
+      for (int64_t o = 0, k = 0; o < outer; ++o)
+        for (int64_t in = 0; in < inner; ++in, ++k)
+          copyElem(outs[q], scan ? (o * len + j) * inner + in : k, acc[q], k);
+  };
+  std::vector<Tensor> acc;
+  int64_t saved = lanes;
+  lanes = lines;
+  llvm::scope_exit restore([&] { lanes = saved; });
+  for (int64_t step = 0; step < len; ++step) {
+    int64_t j = reverse ? len - 1 - step : step;
+    if (step == 0) {
+      for (const Tensor *t : ins)
+        acc.push_back(column(*t, j));
+    } else {
+      std::vector<Tensor> args = std::move(acc);
+      for (const Tensor *t : ins)
+        args.push_back(column(*t, j));
+      steps += extraSteps;
+      Expected<std::vector<Tensor>> r = runRegion(region, std::move(args));
+      if (!r)
+        return r.takeError();
+      acc = std::move(*r);
+      if (acc.size() != outs.size())
+        return plainError("combine region returns the wrong number of values");
+      for (const Tensor &t : acc)
+        if (t.numel() != lines)
+          return plainError("combine region result is not lane-wise");
+    }
+    if (scan)
+      scatter(acc, j);
+  }
+  if (!scan)
+    scatter(acc, 0);
   return Error::success();
 }
 

@@ -43,6 +43,10 @@ struct RunOptions {
   // Element operations per program before the run is stopped (runaway
   // loops): each op costs the elements of its result, a dot M*N*K.
   uint64_t stepBudget = uint64_t(1) << 32;
+  // tt.reduce / tt.scan whose combine region is one block of element-wise
+  // arith ops run it once per step on all lines together; false runs it
+  // element by element (the second implementation tests compare against).
+  bool laneWiseCombine = true;
   // Receives tt.print output (default: stdout).
   std::function<void(const std::string &)> print;
 };
