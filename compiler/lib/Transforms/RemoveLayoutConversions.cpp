@@ -1457,10 +1457,16 @@ public:
   }
 
 private:
+  // Run once per rematerialisation round: the convert patterns and folds
+  // (Triton's order of ops depends on the folds), without a region
+  // simplification of the whole module each round; the final cleanup
+  // above does that once.
   void canonicalizeConverts() {
     RewritePatternSet patterns(&getContext());
     ttg::ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 };
 
