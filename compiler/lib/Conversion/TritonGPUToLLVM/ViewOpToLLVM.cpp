@@ -277,19 +277,23 @@ struct ConvertLayoutLowering
     const unsigned align = vec * memoryElementBytes(srcType);
     Value base = getSharedMemoryBase(rewriter, op);
     // Registers [r, r + vec) are consecutive elements from the pointer of r
-    // on. A register holding the same element as a lower one (a layout that
-    // broadcasts along registers) is stored once and loaded once.
-    std::vector<int32_t> storeOwner = storeMap->getLowestSameImage("register");
-    auto isStored = [&](int32_t r) {
-      if (r % vec)
+    // on. A group is accessed unless each of its registers holds the same
+    // element as a lower one (a layout that broadcasts along registers):
+    // every element is stored once and loaded once.
+    auto firstOfGroupWithOwner = [vec](const std::vector<int32_t> &owner) {
+      return [&owner, vec](int32_t r) {
+        if (r % vec)
+          return false;
+        for (int i = 0; i < vec; ++i)
+          if (owner[r + i] == r + i)
+            return true;
         return false;
-      for (int i = 0; i < vec; ++i)
-        if (storeOwner[r + i] == r + i)
-          return true;
-      return false;
+      };
     };
-    SmallVector<Value> storePointers = emitSharedPointers(
-        rewriter, loc, *storeMap, base, memElem, info.threadsPerWarp, isStored);
+    std::vector<int32_t> storeOwner = storeMap->getLowestSameImage("register");
+    SmallVector<Value> storePointers =
+        emitSharedPointers(rewriter, loc, *storeMap, base, memElem,
+                           info.threadsPerWarp, firstOfGroupWithOwner(storeOwner));
     for (size_t r = 0; r < in.size(); r += vec) {
       if (!storePointers[r])
         continue;
@@ -305,17 +309,9 @@ struct ConvertLayoutLowering
     NVVM::Barrier0Op::create(rewriter, loc);
     std::vector<int32_t> loadOwner = loadMap->getLowestSameImage("register");
     int32_t loadRegs = int32_t(loadOwner.size());
-    // A group is loaded unless every register of it copies a lower one.
-    auto isLoaded = [&](int32_t r) {
-      if (r % vec)
-        return false;
-      for (int i = 0; i < vec; ++i)
-        if (loadOwner[r + i] == r + i)
-          return true;
-      return false;
-    };
-    SmallVector<Value> loadPointers = emitSharedPointers(
-        rewriter, loc, *loadMap, base, memElem, info.threadsPerWarp, isLoaded);
+    SmallVector<Value> loadPointers =
+        emitSharedPointers(rewriter, loc, *loadMap, base, memElem,
+                           info.threadsPerWarp, firstOfGroupWithOwner(loadOwner));
     out.resize(loadRegs);
     for (int32_t r = 0; r < loadRegs; r += vec) {
       if (!loadPointers[r]) {

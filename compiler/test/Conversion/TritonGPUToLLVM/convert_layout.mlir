@@ -153,3 +153,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : tensor<32x32xi1, #t>
   }
 }
+
+// -----
+
+// An operand that holds each element twice: sizePerThread [4, 1] on 2 rows
+// gives register bits row 1 and row 2, and row 2 wraps to row 0 (register
+// 2 holds register 0's element, 3 register 1's). Only registers 0 and 1
+// are stored: 2 stores, not 4. The result (2x128 on 128 threads, 2
+// registers each) loads its 2 elements. 2 x 128 x 4 = 1024 bytes.
+// CHECK: ttg.shared = 1024 : i32
+// CHECK-LABEL: llvm.func @broadcast_registers
+// CHECK: %[[X0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[X1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK-NOT: llvm.store
+// CHECK: llvm.store %[[X0]], %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NEXT: llvm.store %[[X1]], %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+#a = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @broadcast_registers(%x: tensor<2x128xf32, #a>) -> tensor<2x128xf32, #c> {
+    %y = ttg.convert_layout %x : tensor<2x128xf32, #a> -> tensor<2x128xf32, #c>
+    tt.return %y : tensor<2x128xf32, #c>
+  }
+}
