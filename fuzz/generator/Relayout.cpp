@@ -210,7 +210,7 @@ private:
       auto nt = withEncoding(rt, layoutFor(rt));
       if (nt == rt)
         continue;
-      auto cvt = b.create<ttg::ConvertLayoutOp>(loc, nt, operand.get());
+      auto cvt = ttg::ConvertLayoutOp::create(b, loc, nt, operand.get());
       operand.set(cvt.getResult());
     }
     b.setInsertionPointAfter(op);
@@ -223,7 +223,7 @@ private:
       if (nt == rt)
         continue;
       r.setType(nt);
-      auto back = b.create<ttg::ConvertLayoutOp>(loc, rt, r);
+      auto back = ttg::ConvertLayoutOp::create(b, loc, rt, r);
       r.replaceAllUsesExcept(back.getResult(), back);
     }
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {

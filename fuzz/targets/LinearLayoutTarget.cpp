@@ -742,7 +742,8 @@ MaybeModel modelResizeOutDim(const Model &m, uint8_t name, int32_t size,
 
 // Triton's ensureLayoutNotLargerThan, as tgpu documents shrinkOutDims: per
 // out dim in order, the non-zero components (powers of two) largest first
-// (ties: lower input bit first) are cleared until the declared size fits;
+// (ties: lower input bit first) are cleared until the declared size fits
+// (towards size 1: all of them, of any bits);
 // register bases are removed instead when !broadcastRegisters (a removed
 // basis still counts as a candidate of later dims, as in Triton).
 MaybeModel modelShrinkOutDims(const Model &m, llvm::ArrayRef<NewDim> shape,
@@ -773,12 +774,14 @@ MaybeModel modelShrinkOutDims(const Model &m, llvm::ArrayRef<NewDim> shape,
       uint32_t v = w.coord[j][k];
       if (!v)
         continue;
-      if (v & (v - 1)) {
+      if ((v & (v - 1)) && wantLog2 != 0) {
         why = "component not a power of two";
         return std::nullopt;
       }
       cands.push_back({v, j});
     }
+    if (wantLog2 == 0) // size 1: every component goes, whatever its bits
+      have = int(cands.size());
     std::sort(cands.begin(), cands.end(), [](auto &a, auto &b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     });

@@ -1084,17 +1084,22 @@ LinearLayout::shrinkOutDims(ArrayRef<NamedSize> shape, bool broadcastRegisters,
     if (have <= wantLog2)
       continue;
     // Candidates: non-zero components, largest first, then input order.
+    // A component of several bits (a #ttg.linear basis such as [0, 3, 0])
+    // has no largest-bit order to follow, except towards size 1 (a slice's
+    // parent), where every component must go whatever its bits.
     llvm::SmallVector<std::pair<int32_t, int>, 24> cands;
     for (int j = 0; j < numInBits; ++j) {
       int32_t v = coord(words[j], k);
       if (v == 0)
         continue;
-      if (v & (v - 1))
-        return err("cannot shrink dimension '" + outs[k].name +
-                   "': a basis has component " + llvm::Twine(v) +
-                   ", not a power of two");
+      if ((v & (v - 1)) && wantLog2 != 0)
+        return err("cannot shrink dimension '" + outs[k].name + "' to " +
+                   llvm::Twine(want->second) + ": a basis has component " +
+                   llvm::Twine(v) + ", not a power of two");
       cands.push_back({v, j});
     }
+    if (wantLog2 == 0)
+      have = int(cands.size());
     std::sort(cands.begin(), cands.end(), [](auto &a, auto &b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     });

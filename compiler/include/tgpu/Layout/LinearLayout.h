@@ -219,7 +219,9 @@ public:
   // Shrinks out dims to `shape` (Triton's ensureLayoutNotLargerThan): in
   // each dim too large, the largest components (all powers of two) are
   // cleared, largest first, until it fits; bases of `registerDim` are removed
-  // instead of cleared unless `broadcastRegisters`.
+  // instead of cleared unless `broadcastRegisters`. Towards size 1 every
+  // component goes, also one of several bits (a #ttg.linear slice parent);
+  // elsewhere such a component is an error.
   llvm::Expected<LinearLayout>
   shrinkOutDims(llvm::ArrayRef<NamedSize> shape, bool broadcastRegisters,
                 llvm::StringRef registerDim = "register") const;
