@@ -15,6 +15,7 @@
 // whose chain of additions is d roundings deep is within d * u * sum|terms|
 // of the exact sum (first order); each bound below states its chain.
 #include "Interpreter.h"
+#include "TestContext.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -49,16 +50,7 @@ constexpr double kU64 = 1.0 / 9007199254740992.0; // 2^-53
 // Parsing and running
 //===----------------------------------------------------------------------===//
 
-mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::tgpu::registerAllDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *ctx;
-}
+using tgpu::test::context;
 
 std::string corpusPath(const std::string &rel) {
   return std::string(TGPU_CORPUS_DIR) + "/" + rel;

@@ -6,6 +6,7 @@
 #include "Generator.h"
 #include "Interpreter.h"
 #include "RunArgs.h"
+#include "TestContext.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,16 +28,7 @@ using namespace tgpu::cpu;
 
 namespace {
 
-mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::tgpu::registerAllDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *ctx;
-}
+using tgpu::test::context;
 
 struct Outcome {
   std::vector<KernelArg> args;

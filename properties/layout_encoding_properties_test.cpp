@@ -5,6 +5,7 @@
 #include "EncodingGenerators.h"
 #include "LayoutGenerators.h"
 
+#include "TestContext.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Layout/AttrConversion.h"
 
@@ -38,16 +39,7 @@ std::vector<int64_t> digits(int64_t v, const std::vector<int64_t> &radix,
   return d;
 }
 
-mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::tgpu::registerAllDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *ctx;
-}
+using tgpu::test::context;
 
 std::string print(mlir::Attribute a) {
   std::string s;
