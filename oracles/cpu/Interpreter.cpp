@@ -431,6 +431,23 @@ enum class OpClass {
 };
 OpClass classifyOp(llvm::StringRef name);
 
+// A reduction or scan along `axis` of a row-major shape: `outer` lines
+// before it times `inner` after it, each `len` long.
+struct FoldShape {
+  int64_t len, inner = 1, outer = 1;
+  FoldShape(const std::vector<int64_t> &shape, int axis) : len(shape[axis]) {
+    for (size_t d = axis + 1; d < shape.size(); ++d)
+      inner *= shape[d];
+    for (int d = 0; d < axis; ++d)
+      outer *= shape[d];
+  }
+  int64_t lines() const { return outer * inner; }
+  // The element at step j of line (o, in).
+  int64_t at(int64_t o, int64_t j, int64_t in) const {
+    return (o * len + j) * inner + in;
+  }
+};
+
 class Program {
 public:
   Program(ModuleOp module, GlobalMemory &global, const RunOptions &options,
@@ -461,8 +478,8 @@ private:
   int64_t lanes = 0;
   llvm::DenseMap<Region *, bool> laneWise; // by combine region
   bool isLaneWise(Region &region);
-  Error combineLanes(Operation &op, bool scan, int axis, bool reverse,
-                     llvm::ArrayRef<const Tensor *> ins,
+  Error combineLanes(Operation &op, bool scan, bool reverse,
+                     const FoldShape &fold, llvm::ArrayRef<const Tensor *> ins,
                      std::vector<Tensor> &outs);
 
   Error ub(Operation *op, llvm::StringRef kind, const llvm::Twine &msg,
@@ -2062,13 +2079,8 @@ Error Program::execReduce(Operation &op, bool scan) {
   std::vector<const Tensor *> ins;
   for (Value v : op.getOperands())
     ins.push_back(&get(v));
-  const std::vector<int64_t> &shape = ins[0]->shape;
-  int64_t len = shape[axis];
-  int64_t inner = 1, outer = 1;
-  for (size_t d = axis + 1; d < shape.size(); ++d)
-    inner *= shape[d];
-  for (int d = 0; d < axis; ++d)
-    outer *= shape[d];
+  const FoldShape fold(ins[0]->shape, axis);
+  const int64_t len = fold.len, inner = fold.inner, outer = fold.outer;
   std::vector<Tensor> outs;
   for (Value v : op.getResults()) {
     Expected<Tensor> r = fresh(v);
@@ -2077,13 +2089,13 @@ Error Program::execReduce(Operation &op, bool scan) {
     outs.push_back(std::move(*r));
   }
   Region &region = op.getRegion(0);
-  if (options.laneWiseCombine && outer * inner > 1 && len > 1 &&
+  if (options.laneWiseCombine && fold.lines() > 1 && len > 1 &&
       isLaneWise(region)) {
     // All lines at once; should that fail (undefined behaviour, the step
     // budget), the line-by-line fold below runs from the same state and
     // reports the first failure in its order.
     uint64_t stepsBefore = steps;
-    if (Error e = combineLanes(op, scan, axis, reverse, ins, outs)) {
+    if (Error e = combineLanes(op, scan, reverse, fold, ins, outs)) {
       llvm::consumeError(std::move(e));
       steps = stepsBefore;
     } else {
@@ -2098,7 +2110,7 @@ Error Program::execReduce(Operation &op, bool scan) {
       std::vector<Tensor> acc;
       for (int64_t step = 0; step < len; ++step) {
         int64_t j = reverse ? len - 1 - step : step;
-        int64_t src = (o * len + j) * inner + in;
+        int64_t src = fold.at(o, j, in);
         if (step == 0) {
           acc.clear();
           for (const Tensor *t : ins)
@@ -2146,16 +2158,11 @@ bool Program::isLaneWise(Region &region) {
 
 // The reduction or scan of execReduce with the combine region run once per
 // step along the axis on all lines (outer x inner) together, as 1-D tensors.
-Error Program::combineLanes(Operation &op, bool scan, int axis, bool reverse,
+Error Program::combineLanes(Operation &op, bool scan, bool reverse,
+                            const FoldShape &fold,
                             llvm::ArrayRef<const Tensor *> ins,
                             std::vector<Tensor> &outs) {
-  const std::vector<int64_t> &shape = ins[0]->shape;
-  int64_t len = shape[axis], inner = 1, outer = 1;
-  for (size_t d = axis + 1; d < shape.size(); ++d)
-    inner *= shape[d];
-  for (int d = 0; d < axis; ++d)
-    outer *= shape[d];
-  int64_t lines = outer * inner;
+  const int64_t len = fold.len, lines = fold.lines();
   Region &region = op.getRegion(0);
   // The scalar fold counts one step per op and element.
   uint64_t extraSteps = uint64_t(lines - 1) * region.front().getOperations().size();
@@ -2164,16 +2171,16 @@ Error Program::combineLanes(Operation &op, bool scan, int axis, bool reverse,
     c.type = t.type;
     c.shape = {lines};
     c.resize(lines);
-    for (int64_t o = 0, k = 0; o < outer; ++o)
-      for (int64_t in = 0; in < inner; ++in, ++k)
-        copyElem(c, k, t, (o * len + j) * inner + in);
+    for (int64_t o = 0, k = 0; o < fold.outer; ++o)
+      for (int64_t in = 0; in < fold.inner; ++in, ++k)
+        copyElem(c, k, t, fold.at(o, j, in));
     return c;
   };
   auto scatter = [&](const std::vector<Tensor> &acc, int64_t j) {
     for (size_t q = 0; q < outs.size(); ++q)
-      for (int64_t o = 0, k = 0; o < outer; ++o)
-        for (int64_t in = 0; in < inner; ++in, ++k)
-          copyElem(outs[q], scan ? (o * len + j) * inner + in : k, acc[q], k);
+      for (int64_t o = 0, k = 0; o < fold.outer; ++o)
+        for (int64_t in = 0; in < fold.inner; ++in, ++k)
+          copyElem(outs[q], scan ? fold.at(o, j, in) : k, acc[q], k);
   };
   std::vector<Tensor> acc;
   int64_t saved = lanes;

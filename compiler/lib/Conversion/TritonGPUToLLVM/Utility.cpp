@@ -169,19 +169,29 @@ void xorBasesOf(RewriterBase &rewriter, Location loc,
     }
   }
 }
+// Per out dim of `layout`, the XOR of the lane and warp bases the calling
+// thread's ids select: the part of every register's coordinates that
+// depends on the thread.
+SmallVector<Value> emitThreadPart(RewriterBase &rewriter, Location loc,
+                                  const LinearLayout &layout,
+                                  int threadsPerWarp) {
+  auto [lane, warp] = getLaneAndWarpId(rewriter, loc, threadsPerWarp);
+  SmallVector<Value> threadPart(layout.getNumOutDims());
+  xorBasesOf(rewriter, loc, layout, "lane", lane, threadPart);
+  xorBasesOf(rewriter, loc, layout, "warp", warp, threadPart);
+  for (Value &v : threadPart)
+    if (!v)
+      v = i32Constant(rewriter, loc, 0);
+  return threadPart;
+}
 } // namespace
 
 SmallVector<SmallVector<Value>>
 mlir::tgpu::emitIndices(RewriterBase &rewriter, Location loc,
                         const LinearLayout &layout, int threadsPerWarp) {
   int outs = layout.getNumOutDims();
-  auto [lane, warp] = getLaneAndWarpId(rewriter, loc, threadsPerWarp);
-  SmallVector<Value> threadPart(outs);
-  xorBasesOf(rewriter, loc, layout, "lane", lane, threadPart);
-  xorBasesOf(rewriter, loc, layout, "warp", warp, threadPart);
-  for (Value &v : threadPart)
-    if (!v)
-      v = i32Constant(rewriter, loc, 0);
+  SmallVector<Value> threadPart =
+      emitThreadPart(rewriter, loc, layout, threadsPerWarp);
 
   auto inNames = layout.getInDimNames();
   int64_t regs = layout.getInDimSize("register");
@@ -226,11 +236,7 @@ SmallVector<Value> mlir::tgpu::emitSharedPointers(
     if (map.hasInDim(inDim))
       for (int i = 0, e = map.getInDimSizeLog2(inDim); i < e; ++i)
         threadBits |= map.getBasis(inDim, i, offsetName);
-  auto [lane, warp] = getLaneAndWarpId(rewriter, loc, threadsPerWarp);
-  SmallVector<Value> threadPart(map.getNumOutDims());
-  xorBasesOf(rewriter, loc, map, "lane", lane, threadPart);
-  xorBasesOf(rewriter, loc, map, "warp", warp, threadPart);
-  Value thread = threadPart[dim] ? threadPart[dim] : i32Constant(rewriter, loc, 0);
+  Value thread = emitThreadPart(rewriter, loc, map, threadsPerWarp)[dim];
   auto ptr3 = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
   // Thread pointers by the XORed part of the register offset.
   llvm::SmallDenseMap<int32_t, Value> threadPointers;
