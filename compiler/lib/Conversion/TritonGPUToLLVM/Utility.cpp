@@ -7,6 +7,7 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -119,56 +120,45 @@ Value emitBitRun(RewriterBase &rewriter, Location loc, Value id, int from,
 }
 
 // XOR of the bases of `inDim` selected by the bits of `id`, per out dim.
-// Bits whose bases are single bits climbing one position per bit (the usual
-// case: a blocked layout's lanes along one dim) go as one run, a mask and a
-// shift; other bases select one bit each. Fewer ops than a select per bit,
-// for every later stage (cleanup, LLVM, instruction selection) to carry.
+// Runs of single-bit bases (getBasisRuns: the usual case, a blocked
+// layout's lanes along one dim) go as one mask and shift; multi-bit bases
+// select one bit each. Fewer ops than a select per bit, for every later
+// stage (cleanup, LLVM, instruction selection) to carry.
 void xorBasesOf(RewriterBase &rewriter, Location loc,
                 const LinearLayout &layout, StringRef inDim, Value id,
                 SmallVectorImpl<Value> &acc) {
   if (!layout.hasInDim(inDim))
     return;
-  int bits = layout.getInDimSizeLog2(inDim);
-  int outs = layout.getNumOutDims();
-  auto outNames = layout.getOutDimNames();
   auto xorInto = [&](int d, Value term) {
     acc[d] = acc[d] ? LLVM::XOrOp::create(rewriter, loc, acc[d], term) : term;
   };
   // Bit i of `id` as a mask of 0 or -1, made once and shared by the out dims.
-  SmallVector<Value> bitMask(bits);
-  for (int d = 0; d < outs; ++d) {
-    for (int i = 0; i < bits;) {
-      int32_t basis = layout.getBasis(inDim, i, outNames[d]);
-      if (basis == 0) {
-        ++i;
+  SmallVector<Value> bitMask(layout.getInDimSizeLog2(inDim));
+  std::vector<std::string> outNames = layout.getOutDimNames();
+  for (auto [d, outName] : llvm::enumerate(outNames)) {
+    for (const ::tgpu::layout::BasisRun &run :
+         ::tgpu::layout::getBasisRuns(layout, inDim, outName)) {
+      if (run.outBit >= 0) {
+        xorInto(d, emitBitRun(rewriter, loc, id, run.inBegin, run.inEnd,
+                              run.outBit));
         continue;
       }
-      if (llvm::isPowerOf2_32(uint32_t(basis))) {
-        int end = i + 1;
-        while (end < bits &&
-               int64_t(layout.getBasis(inDim, end, outNames[d])) ==
-                   (int64_t(basis) << (end - i)))
-          ++end;
-        xorInto(d, emitBitRun(rewriter, loc, id, i, end,
-                              llvm::Log2_32(uint32_t(basis))));
-        i = end;
-        continue;
-      }
-      if (!bitMask[i]) {
+      Value &mask = bitMask[run.inBegin];
+      if (!mask) {
         // 0 - ((id >> i) & 1)
-        Value shifted = LLVM::LShrOp::create(rewriter, loc, id,
-                                             i32Constant(rewriter, loc, i));
+        Value shifted = LLVM::LShrOp::create(
+            rewriter, loc, id, i32Constant(rewriter, loc, run.inBegin));
         Value one = LLVM::AndOp::create(rewriter, loc, shifted,
                                         i32Constant(rewriter, loc, 1));
-        bitMask[i] = LLVM::SubOp::create(
-            rewriter, loc, i32Constant(rewriter, loc, 0), one);
+        mask = LLVM::SubOp::create(rewriter, loc,
+                                   i32Constant(rewriter, loc, 0), one);
       }
-      xorInto(d, LLVM::AndOp::create(rewriter, loc, bitMask[i],
-                                     i32Constant(rewriter, loc, basis)));
-      ++i;
+      xorInto(d, LLVM::AndOp::create(rewriter, loc, mask,
+                                     i32Constant(rewriter, loc, run.basis)));
     }
   }
 }
+
 // Per out dim of `layout`, the XOR of the lane and warp bases the calling
 // thread's ids select: the part of every register's coordinates that
 // depends on the thread.
