@@ -201,7 +201,10 @@ for t in "${TARGET_LIST[@]}"; do
   if [ "$MERGE" = 1 ] && [ -n "$(ls "$work/new-corpus" 2>/dev/null)" ]; then
     "$BUILD/bin/$t" -merge=1 -timeout=30 "corpus/$t" "$work/new-corpus" > "$work/merge.log" 2>&1 || true
   fi
-  corpus=$(ls "corpus/$t" | wc -l)
+  # The campaign's corpus (libFuzzer's last count) and what corpus/ keeps
+  # (the same after a merge; the checked-in seeds alone with --no-merge).
+  corpus=$(sed -nE 's/.*corp: ([0-9]+).*/\1/p' <<< "$line"); corpus=${corpus:-?}
+  kept=$(ls "corpus/$t" | wc -l)
 
   new=0 flaky=0 slow=0
   for a in "$work"/artifacts/*; do
@@ -229,10 +232,10 @@ for t in "${TARGET_LIST[@]}"; do
   done
   NEW_TOTAL=$((NEW_TOTAL + new))
   rate=$(( elapsed > 0 ? execs / elapsed : execs ))
-  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %6s %7s %5s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$new" "$flaky" "$slow")")
+  ROWS+=("$(printf '%-20s %8s %10s %10s %8s %8s %8s %6s %7s %5s' "$t" "${elapsed}s" "$execs" "$rate" "$cov" "$corpus" "$kept" "$new" "$flaky" "$slow")")
 done
 
-printf '\n%-20s %8s %10s %10s %8s %8s %6s %7s %5s\n' target time execs execs/s cov corpus new unrepro slow
+printf '\n%-20s %8s %10s %10s %8s %8s %8s %6s %7s %5s\n' target time execs execs/s cov corpus in-repo new unrepro slow
 for r in "${ROWS[@]}"; do echo "$r"; done
 if [ -n "$RUNS" ]; then
   echo "(reproducible smoke: one process per target, -seed=$SEED)"
