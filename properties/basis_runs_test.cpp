@@ -38,9 +38,9 @@ rc::Gen<LinearLayout> genRunnyLayout() {
                 for (size_t k = 0; k < outs.size(); ++k) {
                   auto [kind, raw] = draws[i * outs.size() + k];
                   uint32_t size = uint32_t(outs[k].second);
-                  uint32_t v = 0;
                   int sizeLog2 = __builtin_ctz(size);
-                  if (kind <= 2 && kind > 0 && sizeLog2 > 0)
+                  uint32_t v = 0;
+                  if (kind >= 1 && kind <= 2 && sizeLog2 > 0)
                     v = uint32_t(1) << (raw % sizeLog2);
                   else if (kind >= 3 && kind <= 6 && i > 0)
                     v = uint32_t(bases[i - 1][k]) << 1;
