@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 libclang-rt-22-dev
           libfuzzer-22-dev librapidcheck-dev libgtest-dev googletest libbenchmark-dev
           libmimalloc-dev
-          ninja-build cmake ccache python3)
+          clang-format-22 ninja-build cmake ccache python3)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
