@@ -3,7 +3,7 @@
 // hand-written and Triton-dumped kernels, the fuzz seeds and regressions
 // (loops, ifs, whiles, reductions with regions, several functions).
 #include "tgpu/InitAllDialects.h"
-#include "tgpu/Transforms/ConnectedOps.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/ConnectedOps.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -7,7 +7,7 @@
 
 #include "TestContext.h"
 #include "tgpu/InitAllDialects.h"
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"

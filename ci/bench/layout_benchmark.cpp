@@ -3,7 +3,7 @@
 // invert / compose of 20x20 layouts <= 5 us, toLinearLayout of a blocked
 // attribute <= 5 us. Run: ci/bench.sh (prints the table).
 #include "tgpu/InitAllDialects.h"
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Layout/Encodings.h"
 
 #include "mlir/AsmParser/AsmParser.h"

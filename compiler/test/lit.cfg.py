@@ -18,6 +18,7 @@ tool_dirs = [
 ]
 config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", "")])
 config.substitutions.append(("%tgpu_src_root", config.tgpu_src_root))
+config.substitutions.append(("%tgpu_bin", os.path.join(config.tgpu_obj_root, "bin")))
 # The interpreter running lit, not a `python3` found on PATH: version-manager
 # shims cost a fraction of a second per call, and the corpus tests make
 # hundreds of calls.
@@ -47,3 +48,7 @@ if "TGPU_LIBDEVICE" in os.environ:
 # run it with --simulate, so they need no GPU.
 if os.path.exists(os.path.join(config.tgpu_obj_root, "bin", "tgpu-gpu-run")):
     config.available_features.add("tgpu-gpu-run")
+
+# The test-only twins with planted bugs (CMake option TGPU_PLANTED_BUGS).
+if os.path.exists(os.path.join(config.tgpu_obj_root, "bin", "tgpu-repro-planted")):
+    config.available_features.add("planted-bugs")

@@ -30,8 +30,8 @@
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/InitAllDialects.h"
-#include "tgpu/Layout/AttrConversion.h"
-#include "tgpu/Layout/Render.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tools/lib/LayoutRender.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -26,7 +26,7 @@
 #include "tgpu/Pipeline/Compiler.h"
 #include "tgpu/Pipeline/Pipelines.h"
 #include "tgpu/Support/NestingLimit.h"
-#include "tgpu/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -1,8 +1,8 @@
 // The renderers behind tgpu-layout (see Render.h): triton-tensor-layout's
 // text views, JSON bases and SVG grids, all computed from a LinearLayout.
-#include "tgpu/Layout/Render.h"
+#include "tools/lib/LayoutRender.h"
 
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -6,8 +6,8 @@
 // Everything is computed from the layout's LinearLayout; every function
 // returns its output as a string (or an error naming the problem), so a
 // caller prints nothing on failure.
-#ifndef TGPU_LAYOUT_RENDER_H
-#define TGPU_LAYOUT_RENDER_H
+#ifndef TGPU_TOOLS_LIB_LAYOUTRENDER_H
+#define TGPU_TOOLS_LIB_LAYOUTRENDER_H
 
 #include "tgpu/Layout/LinearLayout.h"
 

@@ -9,6 +9,7 @@
 // .mlir input is an LLVM-dialect module: only the back end runs. Exit status
 // 0 on success, 1 on any bad input or failed stage (with a message on stderr).
 #include "tgpu/Pipeline/Compiler.h"
+#include "tgpu/Support/DebugOptions.h"
 #include "tgpu/Target/PTX.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -132,6 +133,7 @@ int main(int argc, char **argv) {
   auto &[category, inputFile, outputFile, arch, numWarps, emit, metadataFile,
          printAfterAll, optLevel, verifyEach, timing, libdevice, tensorCores] =
       cli;
+  mlir::tgpu::registerDebugOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tgpu kernel compiler\n");
 

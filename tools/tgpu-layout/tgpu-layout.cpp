@@ -7,10 +7,10 @@
 //   tgpu-layout -l ... -t ... --format=json --svg layout.svg
 //
 // This file reads the command line and the inputs; the pictures come from
-// the TGPULayoutRender library (tgpu/Layout/Render.h). All output is built
+// the TGPULayoutRender library (tools/lib/LayoutRender.h). All output is built
 // in memory first: on any error only a message goes to stderr (exit code 1).
 #include "tgpu/InitAllDialects.h"
-#include "tgpu/Layout/Render.h"
+#include "tools/lib/LayoutRender.h"
 #include "tgpu/Support/NestingLimit.h"
 
 #include "mlir/AsmParser/AsmParser.h"

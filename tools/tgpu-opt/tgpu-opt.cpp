@@ -9,8 +9,9 @@
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
+#include "tgpu/Support/DebugOptions.h"
 #include "tgpu/Support/NestingLimit.h"
-#include "tgpu/Transforms/Passes.h"
 
 #include "TestPasses.h"
 
@@ -31,6 +32,7 @@ int main(int argc, char **argv) {
   mlir::tgpu::registerTritonGPUTransformsPasses();
   mlir::tgpu::registerTestPasses();
   mlir::tgpu::registerPipelines();
+  mlir::tgpu::registerDebugOptions();
 
   // mlir-opt's own driver, but the input is read here first: it must pass
   // the nesting check before MLIR's parser sees it (and stdin can be read

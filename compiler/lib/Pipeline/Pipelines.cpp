@@ -5,7 +5,7 @@
 
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
-#include "tgpu/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"

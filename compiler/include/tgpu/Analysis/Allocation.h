@@ -55,7 +55,6 @@ public:
 
   // Bytes the function needs: the end of the highest placed buffer, aligned.
   int64_t getTotalBytes() const { return totalBytes; }
-  ArrayRef<Buffer> getBuffers() const { return buffers; }
   // The buffer `op` owns (its local_alloc result or its scratch), if any.
   const Buffer *getBufferOf(Operation *op) const;
   // The explicit buffer a memdesc value views (through memdesc view ops and

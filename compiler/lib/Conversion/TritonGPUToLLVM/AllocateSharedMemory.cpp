@@ -7,6 +7,10 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "allocate-shared-memory"
+
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h.inc"
@@ -59,6 +63,8 @@ public:
         return signalPassFailure();
       }
       allocation->annotate();
+      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": "
+                              << allocation->getTotalBytes() << " bytes\n");
       total = std::max(total, allocation->getTotalBytes());
     }
     int cc = 90;

@@ -5,6 +5,10 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tritongpu-membar"
+
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_TRITONGPUMEMBAR
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h.inc"
@@ -27,6 +31,8 @@ public:
         return signalPassFailure();
       for (Operation *op :
            mlir::tgpu::findSharedMemoryBarriers(func, *allocation)) {
+        LLVM_DEBUG(llvm::dbgs() << "barrier before " << op->getName()
+                                << " at " << op->getLoc() << "\n");
         OpBuilder builder(op);
         ttg::BarrierOp::create(builder, op->getLoc(), ttg::AddrSpace::Local);
       }

@@ -16,6 +16,9 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "convert-triton-gpu-to-llvm"
 
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_CONVERTTRITONGPUTOLLVM
@@ -137,6 +140,9 @@ public:
     }
     if (auto attr = module->getAttrOfType<IntegerAttr>("ttg.shared"))
       sharedBytes = std::max(sharedBytes, attr.getInt());
+    LLVM_DEBUG(llvm::dbgs() << "sm_" << info.computeCapability << ", "
+                            << info.numWarps << " warps, " << sharedBytes
+                            << " bytes of shared memory\n");
     mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
     info.axisInfo = &axisInfo;
 

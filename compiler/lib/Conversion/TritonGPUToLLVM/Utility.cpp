@@ -6,7 +6,7 @@
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

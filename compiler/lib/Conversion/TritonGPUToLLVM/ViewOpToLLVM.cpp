@@ -7,7 +7,7 @@
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Layout/SharedStaging.h"
 #include "tgpu/Layout/WarpShuffle.h"
 

@@ -7,8 +7,11 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/Debug.h"
 
 #include <map>
+
+#define DEBUG_TYPE "convert-triton-to-tritongpu"
 
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_CONVERTTRITONTOTRITONGPU
@@ -87,6 +90,8 @@ public:
     module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
     module->setAttr("ttg.target", b.getStringAttr(target));
     module->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(threadsPerWarp));
+    LLVM_DEBUG(llvm::dbgs() << numWarps << " warps of " << threadsPerWarp
+                            << " threads, " << std::string(target) << "\n");
   }
 
 private:
@@ -140,6 +145,8 @@ private:
     else
       b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
     Value c = b.create<ttg::ConvertLayoutOp>(v.getLoc(), want, v);
+    LLVM_DEBUG(llvm::dbgs() << "convert at " << v.getLoc() << " to " << want
+                            << "\n");
     converted[key] = c;
     return c;
   }

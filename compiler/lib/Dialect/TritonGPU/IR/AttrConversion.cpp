@@ -1,4 +1,4 @@
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

@@ -1,8 +1,11 @@
 // ttg op verifiers.
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+
+#ifdef TGPU_PLANTED_BUGS
 #include "tgpu/Support/PlantedBugs.h"
+#endif
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -170,6 +173,7 @@ struct FoldConvertIntoProducer : public OpRewritePattern<ConvertLayoutOp> {
       if (!splat)
         return failure();
       Attribute value = splat.getSplatValue<Attribute>();
+#ifdef TGPU_PLANTED_BUGS
       // The planted bug (TGPU_PLANTED_BUG=cvt-constant-fold): keeps only the
       // low 16 bits of a wide integer splat.
       if (auto intValue = dyn_cast<IntegerAttr>(value);
@@ -178,6 +182,7 @@ struct FoldConvertIntoProducer : public OpRewritePattern<ConvertLayoutOp> {
         llvm::APInt v = intValue.getValue();
         value = IntegerAttr::get(intValue.getType(), v.trunc(16).zext(v.getBitWidth()));
       }
+#endif
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           op, SplatElementsAttr::get(cast<ShapedType>(type), value));
       return success();

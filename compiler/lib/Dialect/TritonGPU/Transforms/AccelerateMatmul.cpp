@@ -2,17 +2,20 @@
 // #ttg.dot_op operands of it) onto tensor cores (#ttg.nvidia_mma v2). Only
 // layouts change; the dot's meaning does not, except that an f32 dot with
 // inputPrecision = tf32 now rounds its operands to tf32 as it says.
-#include "tgpu/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tritongpu-accelerate-matmul"
 
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_TRITONGPUACCELERATEMATMUL
-#include "tgpu/Transforms/Passes.h.inc"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tgpu
 
 using namespace mlir;
@@ -97,19 +100,28 @@ struct AccelerateMatmul
     auto cType = cast<RankedTensorType>(dot.getType());
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(cType.getEncoding());
-    if (!blocked || cType.getRank() != 2)
+    if (!blocked || cType.getRank() != 2) {
+      LLVM_DEBUG(llvm::dbgs() << dot.getLoc()
+                              << ": stays on FMA (not a 2-D blocked result)\n");
       return;
+    }
     int64_t k = instructionK(dot);
     int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
     int64_t K = aType.getDimSize(1);
-    if (!k || M % 16 || N % 8 || K % k)
+    if (!k || M % 16 || N % 8 || K % k) {
+      LLVM_DEBUG(llvm::dbgs() << dot.getLoc() << ": stays on FMA ("
+                              << (k ? "shape " : "types ") << M << "x" << N
+                              << "x" << K << " has no mma.sync form)\n");
       return;
+    }
     MLIRContext *ctx = dot.getContext();
     unsigned numWarps = unsigned(ttg::lookupNumWarps(dot));
     auto mma = ttg::NvidiaMmaEncodingAttr::get(
         ctx, /*versionMajor=*/2, /*versionMinor=*/0,
         warpsPerTile(dot, M, N, numWarps), /*instrShape=*/{16, 8},
         blocked.getCgaBases());
+    LLVM_DEBUG(llvm::dbgs() << dot.getLoc() << ": " << M << "x" << N << "x"
+                            << K << " on " << mma << "\n");
     auto retype = [](Value v, Attribute encoding) {
       auto t = cast<RankedTensorType>(v.getType());
       return RankedTensorType::get(t.getShape(), t.getElementType(), encoding);

@@ -4,20 +4,23 @@
 // thread along the fastest dim as contiguity and alignment allow, up to 128
 // bits. The access is rebuilt in that layout between convert_layouts;
 // tritongpu-remove-layout-conversions later moves the surrounding code into it.
-#include "tgpu/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Analysis/AxisInfo.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
-#include "tgpu/Transforms/ConnectedOps.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/ConnectedOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Debug.h"
 
 #include <numeric>
 
+#define DEBUG_TYPE "tritongpu-coalesce"
+
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_TRITONGPUCOALESCE
-#include "tgpu/Transforms/Passes.h.inc"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tgpu
 
 using namespace mlir;
@@ -174,6 +177,8 @@ public:
         return;
       int numWarps = ttg::lookupNumWarps(op);
       layouts[op] = coalescedEncoding(op, axisInfo, numWarps, threadsPerWarp);
+      LLVM_DEBUG(llvm::dbgs() << op->getName() << " at " << op->getLoc()
+                              << " -> " << layouts[op] << "\n");
     });
     for (auto &[op, encoding] : layouts)
       rebuildInEncoding(op, encoding);

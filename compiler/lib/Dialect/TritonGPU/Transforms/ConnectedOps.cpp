@@ -1,4 +1,4 @@
-#include "tgpu/Transforms/ConnectedOps.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/ConnectedOps.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/OpDefinition.h"

@@ -1,6 +1,6 @@
-#include "tgpu/Transforms/LayoutUtils.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/LayoutUtils.h"
 
-#include "tgpu/Layout/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,14 +24,6 @@ std::optional<LinearLayout> getLinearLayout(ArrayRef<int64_t> shape,
     return std::nullopt;
   }
   return std::move(*ll);
-}
-
-bool areLayoutsEquivalent(ArrayRef<int64_t> shape, Attribute a, Attribute b) {
-  if (a == b)
-    return true;
-  std::optional<LinearLayout> la = getLinearLayout(shape, a);
-  std::optional<LinearLayout> lb = getLinearLayout(shape, b);
-  return la && lb && *la == *lb;
 }
 
 int64_t getTotalElemsPerThread(ArrayRef<int64_t> shape, Attribute encoding) {

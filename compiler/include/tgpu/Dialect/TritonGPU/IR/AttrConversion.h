@@ -1,8 +1,8 @@
 // The bridge between the ttg layout attributes and the MLIR-free layout
 // values: attribute -> Encoding -> LinearLayout, and distributed / shared
 // LinearLayouts back to #ttg.linear / #ttg.shared_linear.
-#ifndef TGPU_LAYOUT_ATTRCONVERSION_H
-#define TGPU_LAYOUT_ATTRCONVERSION_H
+#ifndef TGPU_DIALECT_TRITONGPU_IR_ATTRCONVERSION_H
+#define TGPU_DIALECT_TRITONGPU_IR_ATTRCONVERSION_H
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/Encodings.h"

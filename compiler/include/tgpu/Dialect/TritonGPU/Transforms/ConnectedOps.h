@@ -1,7 +1,7 @@
 // The ops tied to one op through def-use chains in either direction, as the
 // Coalesce pass asks for them.
-#ifndef TGPU_TRANSFORMS_CONNECTEDOPS_H
-#define TGPU_TRANSFORMS_CONNECTEDOPS_H
+#ifndef TGPU_DIALECT_TRITONGPU_TRANSFORMS_CONNECTEDOPS_H
+#define TGPU_DIALECT_TRITONGPU_TRANSFORMS_CONNECTEDOPS_H
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SetVector.h"

@@ -3,8 +3,8 @@
 // which producers are cheap enough to recompute in another layout, and the
 // backward slice a convert_layout would have to rewrite. Everything that
 // depends on what a layout means is answered through LinearLayouts.
-#ifndef TGPU_TRANSFORMS_LAYOUTUTILS_H
-#define TGPU_TRANSFORMS_LAYOUTUTILS_H
+#ifndef TGPU_DIALECT_TRITONGPU_TRANSFORMS_LAYOUTUTILS_H
+#define TGPU_DIALECT_TRITONGPU_TRANSFORMS_LAYOUTUTILS_H
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
@@ -22,10 +22,6 @@ namespace mlir::tgpu {
 // encoding is not a layout we can compute (malformed IR, missing encoding).
 std::optional<::tgpu::layout::LinearLayout>
 getLinearLayout(ArrayRef<int64_t> shape, Attribute encoding);
-
-// Both encodings place every element of a tensor of `shape` in the same
-// registers of the same threads (equal attributes, or equal linear layouts).
-bool areLayoutsEquivalent(ArrayRef<int64_t> shape, Attribute a, Attribute b);
 
 // Registers a thread holds for a tensor of `shape` in `encoding` (0 when
 // unknown).

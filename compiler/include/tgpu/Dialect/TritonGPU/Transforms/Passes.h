@@ -1,7 +1,7 @@
 // TTGIR -> TTGIR passes (layout choices for memory accesses, layout
-// propagation), one per file under compiler/lib/Transforms.
-#ifndef TGPU_TRANSFORMS_PASSES_H
-#define TGPU_TRANSFORMS_PASSES_H
+// propagation), one per file under compiler/lib/Dialect/TritonGPU/Transforms.
+#ifndef TGPU_DIALECT_TRITONGPU_TRANSFORMS_PASSES_H
+#define TGPU_DIALECT_TRITONGPU_TRANSFORMS_PASSES_H
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -10,10 +10,10 @@
 namespace mlir::tgpu {
 
 #define GEN_PASS_DECL
-#include "tgpu/Transforms/Passes.h.inc"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "tgpu/Transforms/Passes.h.inc"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h.inc"
 
 } // namespace mlir::tgpu
 

@@ -1,5 +1,5 @@
-#ifndef TGPU_TRANSFORMS_PASSES
-#define TGPU_TRANSFORMS_PASSES
+#ifndef TGPU_DIALECT_TRITONGPU_TRANSFORMS_PASSES
+#define TGPU_DIALECT_TRITONGPU_TRANSFORMS_PASSES
 
 include "mlir/Pass/PassBase.td"
 
@@ -25,7 +25,16 @@ def TritonGPURemoveLayoutConversions
     rewriting the values in between to the chosen layout and rematerialising
     producers instead of converting their results, so that only the
     conversions that move data between threads remain.
+
+    Rematerialisation and convert canonicalization repeat until nothing
+    changes, the IR returns to a state it was in (they can undo each other),
+    or `max-rounds` rounds ran; the last case is a warning at the module,
+    since the IR is still correct, only less optimised.
   }];
+  let options = [
+    Option<"maxRounds", "max-rounds", "unsigned", /*default=*/"64",
+           "rounds of rematerialisation before the pass stops and warns">
+  ];
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
