@@ -125,7 +125,7 @@ RC_GTEST_PROP(EncodingLaws, SwizzledSharedMatchesItsClosedFormula, ()) {
   std::vector<int64_t> shape = *genShape(2, 0, 6);
   LinearLayout l = ok(toLinearLayout(shape, Encoding(s)));
   RC_ASSERT(l.isInvertible());
-  // DESIGN.md: element (i, j) (i along the slow dim order[1], j along the
+  // docs/ARCHITECTURE.md ("Shared layouts"): element (i, j) (i along the slow dim order[1], j along the
   // fast dim order[0]) is stored in row i at column
   // (j % vec) + ((j / vec) ^ ((i / perPhase) % maxPhase)) * vec, the
   // swizzled part wrapping inside a row narrower than the pattern.

@@ -26,7 +26,7 @@ config.substitutions.append(("%python", sys.executable))
 config.environment["PYTHON"] = sys.executable
 config.substitutions.append(("%corpus", os.path.join(config.tgpu_src_root, "corpus")))
 
-# CUDA is optional (DESIGN.md): tests that run ptxas say `REQUIRES: ptxas`.
+# CUDA is optional (docs/ARCHITECTURE.md, "Conventions"): tests that run ptxas say `REQUIRES: ptxas`.
 ptxas = os.environ.get("TGPU_PTXAS") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")

@@ -56,7 +56,7 @@ struct GenPolicy {
   // campaign spends its cases on new ground: none of the ops its NVIDIA
   // lowering lacks (arith.negf, math.tanh, ctpop/ctlz/cttz, math.trunc and
   // roundeven, f16 arith.divf, tensor arith.bitcast), no float -> i1 casts (fptoui to i1:
-  // README GPU finding 1; a compare with 1.0 instead), and no layout that
+  // docs/FINDINGS.md finding 1; a compare with 1.0 instead), and no layout that
   // holds an element twice through non-zero bases (#ttg.linear with a basis
   // repeating others: finding 2). Most choices draw as without it (an op
   // is swapped for another); a skipped bitcast or a redrawn layout changes

@@ -1108,7 +1108,7 @@ Val ProgramGen::castTo(const Val &v, Elem to) {
       x = clampFloat(x, 0, lim);
     if (to == Elem::I1 && pol.tritonSafe) {
       // x is in [0, 1]: truncation gives 1 exactly at 1.0. Triton's fptoui
-      // to i1 tests x against zero instead (README GPU finding 1).
+      // to i1 tests x against zero instead (docs/FINDINGS.md finding 1).
       Val one = constFloat(1.0, x.type);
       r = emitValue("arith.cmpf oge, " + x.name + ", " + one.name + " : " +
                         typeStr(x.type),

@@ -502,7 +502,7 @@ void Run::checkLinear(LinearEncodingAttr l, const LinearLayout &ll) {
   }
 }
 
-// Swizzled shared (one CTA, DESIGN.md): with col = order[0], row = order[1],
+// Swizzled shared (one CTA, docs/ARCHITECTURE.md, "Shared layouts"): with col = order[0], row = order[1],
 // offset o holds, in row i = (o / S_col) % S_row, the column
 //   (o % S_col) ^ ((vec * ((i / perPhase) % maxPhase)) % S_col)
 // (the inverse of "element (i, j) is stored at column

@@ -1,6 +1,6 @@
 // fuzz_linear_layout: bytes -> a random sequence of LinearLayout operations,
 // each result checked against a GF(2) model written here from the semantics
-// (README "Layouts", compiler/lib/Layout/notes/triton_linear_layout_semantics.md)
+// (docs/ARCHITECTURE.md "Layout math", docs/layout/triton_linear_layout_semantics.md)
 // and against algebraic laws.
 //
 // The model keeps a layout as plain per-out-dim coordinates of the image of

@@ -231,7 +231,7 @@ int main(int argc, char **argv) {
     int rc = llvm::sys::ExecuteAndWait(self, args, std::nullopt, redirects, 0, 0, &err);
     if (rc != 0) {
       // MLIR's reduction tree can crash on some inputs (an Operation::clone
-      // in ReductionNode::initialize, seen in session 10): keep what the
+      // in ReductionNode::initialize, seen on 2026-11-23): keep what the
       // rounds before reached and go on with our own op deletions.
       auto log = llvm::MemoryBuffer::getFile(logPath);
       llvm::errs() << (log ? (*log)->getBuffer() : llvm::StringRef(err));

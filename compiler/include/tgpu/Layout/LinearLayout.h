@@ -149,13 +149,13 @@ public:
   // Some output is the image of two inputs that differ only in bits whose
   // bases are not zero: a non-zero basis in the span of the bases before it
   // (flattened input order). Zero bases (broadcast) alone do not count.
-  // Triton 3.6 converts such distributed layouts wrongly (README GPU
-  // finding 2).
+  // Triton 3.6 converts such distributed layouts wrongly
+  // (docs/FINDINGS.md, finding 2).
   bool repeatsThroughNonZeroBases() const;
   // Some basis moves more than one bit within one output dim ([3], [0, 10]):
   // valid (Triton's verifier only asks that a basis move along one dim), but
   // Triton 3.6 computes wrong values through such #ttg.linear and
-  // #ttg.shared_linear layouts (README GPU finding 12).
+  // #ttg.shared_linear layouts (docs/FINDINGS.md, finding 12).
   bool hasMultiBitBasis() const;
   // How many consecutive elements of the first out dim the first in dim
   // holds from 0 (Triton's getNumConsecutiveInOut).

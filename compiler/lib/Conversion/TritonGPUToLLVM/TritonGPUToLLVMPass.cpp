@@ -41,11 +41,10 @@ Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
 // fptoui/fptosi to i1 become compares before lowering. LLVM's NVPTX back end
 // selects `fptoui half %x to i1` as a test of x's bits against zero
 // (setp.eq.b16 x, 0), so 0.5 gives 1 where the truncation the op means
-// gives 0; Triton's
-// kernels do the same (GPU oracle, session 7: both disagreed with the CPU
-// reference alike). Where the cast is defined (the truncated value fits i1)
-// fptoui is 1 exactly when x >= 1 and fptosi is -1 (true) exactly when
-// x <= -1.
+// gives 0; Triton's kernels do the same (GPU oracle, 2026-11-23,
+// docs/FINDINGS.md finding 1: both disagreed with the CPU reference alike).
+// Where the cast is defined (the truncated value fits i1) fptoui is 1
+// exactly when x >= 1 and fptosi is -1 (true) exactly when x <= -1.
 void rewriteFloatToBoolCasts(ModuleOp module) {
   SmallVector<Operation *> casts;
   module.walk([&](Operation *op) {

@@ -201,7 +201,7 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
   // reduction's slice-layout result is converted back (right after its
   // definition) even when another operand is a blocked make_range. Triton
   // 3.6 prints exactly that for an argmax over a row sum (checked on the
-  // GPU machine, session 6); the results follow the operands' layout.
+  // GPU machine, 2026-11-23); the results follow the operands' layout.
   if (auto reduce = dyn_cast<triton::ReduceOp>(op)) {
     unsigned axis = reduce.getAxis();
     requireDefaults(op);
