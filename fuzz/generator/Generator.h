@@ -10,6 +10,7 @@
 #define TGPU_FUZZ_GENERATOR_GENERATOR_H
 
 #include "ByteSource.h"
+#include "GenPolicy.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
@@ -20,60 +21,6 @@
 #include <vector>
 
 namespace tgpu::gen {
-
-// What a campaign aims at: weights per op family (0 turns a family off) and
-// sizes. Defaults give small programs (about 16 steps) over tensors of up to
-// 512 elements: small kernels compile fast, and bugs rarely need big ones.
-struct GenPolicy {
-  // Op families.
-  unsigned wIntArith = 6;   // addi subi muli and/or/xor, guarded div/rem/shifts, min/max
-  unsigned wFloatArith = 8; // addf subf mulf guarded divf, fma, min/max, neg/abs
-  unsigned wMath = 3;       // exp log sqrt sin cos tanh floor/ceil on tame domains
-  unsigned wCompare = 3;    // cmpi/cmpf, select, i1 logic
-  unsigned wCast = 3;       // ext/trunc, si/ui<->fp, f16<->f32, bitcast
-  unsigned wView = 6;       // expand_dims broadcast reshape trans join split splat
-  unsigned wLoad = 5;       // masked loads with `other`, gathers through in-bounds offsets
-  unsigned wReduce = 3;     // tt.reduce with random combine regions (1-2 operands)
-  unsigned wScan = 2;       // tt.scan
-  unsigned wDot = 1;        // tt.dot (FMA-sized shapes)
-  unsigned wAtomic = 1;     // tt.atomic_rmw (commutative kinds on i32)
-  unsigned wFor = 2;        // scf.for with a bounded trip count and iter_args
-  unsigned wIf = 2;         // scf.if yielding values
-  unsigned wWhile = 1;      // scf.while counting to a bounded trip count
-  unsigned wPermute = 2;    // tt.gather, tt.histogram, tt.cat (then reduced)
-  // Sizes.
-  unsigned maxOps = 16;          // top-level generation steps (at most; each program draws its own)
-  unsigned maxDepth = 2;         // nesting of scf.for / scf.if
-  unsigned maxLog2Numel = 9;     // largest tensor: 2^9 elements
-  unsigned maxRank = 3;
-  unsigned maxOutputs = 3;
-  unsigned maxTripCount = 4;
-  // Only operations whose GPU result stays within a stated tolerance of the
-  // reference: no compares, float->int casts, floor/ceil or argmax on values
-  // that approximate math may have perturbed (they would flip).
-  bool gpuSafe = false;
-  // Only what Triton 3.6 compiles, and compiles right, so a three-way
-  // campaign spends its cases on new ground: none of the ops its NVIDIA
-  // lowering lacks (arith.negf, math.tanh, ctpop/ctlz/cttz, math.trunc and
-  // roundeven, f16 arith.divf, tensor arith.bitcast), no float -> i1 casts (fptoui to i1:
-  // docs/FINDINGS.md finding 1; a compare with 1.0 instead), and no layout that
-  // holds an element twice through non-zero bases (#ttg.linear with a basis
-  // repeating others: finding 2). Most choices draw as without it (an op
-  // is swapped for another); a skipped bitcast or a redrawn layout changes
-  // the rest of the program.
-  bool tritonSafe = false;
-  // TTGIR variants.
-  unsigned numWarps = 4;                 // 0: random among 1, 2, 4, 8
-  // Upper ends: each variant draws its own counts in [0, these] (swarm
-  // testing: some variants relayout nothing, others several ops) and picks
-  // that many ops at random. Counts, not rates: one convert_layout through
-  // shared memory is hundreds of PTX lines, and a rate per op made the
-  // large programs' kernels huge and the campaign slow.
-  unsigned maxRelayouts = 8;     // ops given a random layout
-  unsigned maxConvertPairs = 4;  // values sent through a random layout and back
-  // #ttg.linear among the random layouts.
-  bool allowLinearLayouts = true;
-};
 
 // One output buffer: which kernel argument, and how the GPU may differ from
 // the reference there (0 for integers: exact).

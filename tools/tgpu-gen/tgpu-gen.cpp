@@ -27,8 +27,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
-
 namespace cl = llvm::cl;
 using namespace tgpu::gen;
 
@@ -56,13 +54,10 @@ static cl::opt<bool> tritonSafe(
 static cl::opt<unsigned> numWarpsOpt("num-warps",
                                      cl::desc("warps of the TTGIR (0: random)"),
                                      cl::init(0), cl::cat(genCategory));
+// main adds the key list to the description, from GenPolicy's own table.
 static cl::opt<std::string>
     policyOpt("policy",
-              cl::desc("generation policy overrides, key=value,... (keys: "
-                       "int, float, math, compare, cast, view, load, reduce, "
-                       "scan, dot, atomic, for, if, while, permute, ops, "
-                       "depth, numel-log2, "
-                       "rank, outputs, trips, relayouts, convert-pairs)"),
+              cl::desc("generation policy overrides, key=value,..."),
               cl::init(""), cl::cat(genCategory));
 static cl::opt<std::string> fromBytes("from-bytes",
                                       cl::desc("generate from this file's "
@@ -72,51 +67,6 @@ static cl::opt<std::string> fromBytes("from-bytes",
 static int fail(const llvm::Twine &msg) {
   llvm::errs() << "tgpu-gen: " << msg << "\n";
   return 1;
-}
-
-static bool applyPolicy(llvm::StringRef text, GenPolicy &p, std::string &why) {
-  std::map<std::string, unsigned *> keys = {
-      {"int", &p.wIntArith},     {"float", &p.wFloatArith},
-      {"math", &p.wMath},        {"compare", &p.wCompare},
-      {"cast", &p.wCast},        {"view", &p.wView},
-      {"load", &p.wLoad},        {"reduce", &p.wReduce},
-      {"scan", &p.wScan},        {"dot", &p.wDot},
-      {"atomic", &p.wAtomic},    {"for", &p.wFor},
-      {"if", &p.wIf},            {"while", &p.wWhile},
-      {"permute", &p.wPermute},  {"ops", &p.maxOps},
-      {"depth", &p.maxDepth},    {"numel-log2", &p.maxLog2Numel},
-      {"rank", &p.maxRank},      {"outputs", &p.maxOutputs},
-      {"trips", &p.maxTripCount}, {"relayouts", &p.maxRelayouts},
-      {"convert-pairs", &p.maxConvertPairs}};
-  llvm::SmallVector<llvm::StringRef> items;
-  text.split(items, ',', -1, false);
-  for (llvm::StringRef item : items) {
-    auto [k, v] = item.split('=');
-    auto it = keys.find(k.trim().str());
-    unsigned value;
-    if (it == keys.end()) {
-      why = "unknown policy key '" + k.str() + "'";
-      return false;
-    }
-    if (v.trim().getAsInteger(10, value)) {
-      why = "policy '" + k.str() + "' needs a number, got '" + v.str() + "'";
-      return false;
-    }
-    *it->second = value;
-  }
-  if (p.maxLog2Numel < 4 || p.maxLog2Numel > 14) {
-    why = "numel-log2 must be in 4..14";
-    return false;
-  }
-  if (p.maxRank < 1 || p.maxRank > 3) {
-    why = "rank must be 1, 2 or 3";
-    return false;
-  }
-  if (p.maxTripCount < 1 || p.maxOutputs < 1) {
-    why = "trips and outputs must be at least 1";
-    return false;
-  }
-  return true;
 }
 
 static bool writeFile(const llvm::Twine &path, llvm::StringRef text,
@@ -134,6 +84,9 @@ static bool writeFile(const llvm::Twine &path, llvm::StringRef text,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(genCategory);
+  static const std::string policyHelp =
+      "generation policy overrides, key=value,... (keys: " + policyKeyList() + ")";
+  policyOpt.setDescription(policyHelp);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "tgpu program generator\n", &llvm::errs()))
     return 1;
@@ -142,7 +95,7 @@ int main(int argc, char **argv) {
   policy.tritonSafe = tritonSafe;
   policy.numWarps = numWarpsOpt;
   std::string why;
-  if (!applyPolicy(policyOpt, policy, why))
+  if (!applyPolicyOverrides(policyOpt, policy, why))
     return fail(why);
   if (numWarpsOpt != 0 && (numWarpsOpt > 32 || !llvm::isPowerOf2_32(numWarpsOpt)))
     return fail("--num-warps must be 0 or a power of two up to 32");
