@@ -12,6 +12,35 @@ def Triton_Dialect : Dialect {
   let name = "tt";
   let cppNamespace = "::mlir::triton";
   let summary = "Triton IR: tile-level GPU kernels over tensors and pointers";
+  let description = [{
+    `tt` is the input language of tgpu (TTIR): a kernel is a `tt.func` that
+    runs once per program of a 1- to 3-D grid (`tt.get_program_id`), and
+    computes on whole tensors at a time. Op names, operands and printed
+    forms follow what Triton 3.x prints, so a TTIR dump of Triton's reads
+    as it is; the definitions, traits and verifiers are tgpu's own.
+
+    Values are scalars (integers, floats, `!tt.ptr`) and ranked tensors of
+    them. Every `tt` op checks (through the `TensorShapeTrait` all of
+    them carry) that each tensor operand and result has a static shape
+    whose sizes are positive powers of two and at most 2^20 elements in
+    all. In TTIR tensors have no encoding; `convert-triton-to-tritongpu`
+    gives each one a `#ttg` layout, after which the same `tt` ops make up
+    most of TTGIR. Where an op constrains encodings (the `SameOperands*`
+    encoding traits, `tt.dot`, `tt.reduce`, `tt.expand_dims`), the `ttg`
+    dialect supplies the rules. Enum attributes (listed at the end, with
+    the summary the verifier prints) are keywords in the custom syntax
+    (`relaxed`, `cg`, ...) and i32 values in the generic one; their
+    meaning is given with the ops that take them.
+
+    What a kernel computes is defined by the CPU reference interpreter
+    (`tgpu-run`), whose rules are in `oracles/cpu/SEMANTICS.md`; the
+    descriptions below say what each op means in those terms and note
+    where the GPU lowering (`convert-triton-gpu-to-llvm`) accepts less
+    than the verifier. Ops the lowering has no pattern for: `tt.bitcast`,
+    `tt.int_to_ptr`, `tt.ptr_to_int`, `tt.fp_to_fp`, `tt.unsplat`,
+    `tt.make_tensor_ptr`, `tt.advance` (and loads or stores through block
+    pointers); `tt.call` is removed by inlining in `make_ttir`.
+  }];
   let dependentDialects = [
     "arith::ArithDialect", "math::MathDialect", "scf::SCFDialect",
     "cf::ControlFlowDialect", "ub::UBDialect"
@@ -36,45 +65,102 @@ def TT_CacheModifierAttr : TT_I32Enum<"CacheModifier", [
   I32EnumAttrCase<"NONE", 1, "none">, I32EnumAttrCase<"CA", 2, "ca">,
   I32EnumAttrCase<"CG", 3, "cg">, I32EnumAttrCase<"WB", 4, "wb">,
   I32EnumAttrCase<"CS", 5, "cs">, I32EnumAttrCase<"WT", 6, "wt">,
-  I32EnumAttrCase<"CV", 7, "cv">]>;
+  I32EnumAttrCase<"CV", 7, "cv">]> {
+  let description = [{
+    Cache operator of a `tt.load` / `tt.store` (PTX's `.ca`, `.cg`, `.wb`,
+    `.cs`, `.wt`, `.cv`; `none` leaves the choice to the hardware). The
+    values are Triton's. tgpu keeps and prints the hint but its lowering
+    emits plain `ld.global` / `st.global`; the CPU oracle ignores it.
+  }];
+}
 
 def TT_EvictionPolicyAttr : TT_I32Enum<"EvictionPolicy", [
   I32EnumAttrCase<"NORMAL", 1, "evict_normal">,
   I32EnumAttrCase<"EVICT_FIRST", 2, "evict_first">,
-  I32EnumAttrCase<"EVICT_LAST", 3, "evict_last">]>;
+  I32EnumAttrCase<"EVICT_LAST", 3, "evict_last">]> {
+  let description = [{
+    L1/L2 eviction priority hint of a load or store (PTX's `evict_first`,
+    `evict_last`, or normal). Kept and printed; ignored by the lowering
+    and the CPU oracle.
+  }];
+}
 
 def TT_PaddingOptionAttr : TT_I32Enum<"PaddingOption", [
-  I32EnumAttrCase<"PAD_ZERO", 1, "zero">, I32EnumAttrCase<"PAD_NAN", 2, "nan">]>;
+  I32EnumAttrCase<"PAD_ZERO", 1, "zero">, I32EnumAttrCase<"PAD_NAN", 2, "nan">]> {
+  let description = [{
+    Value a block-pointer `tt.load` yields for elements outside the
+    checked bounds: zero or NaN. Printed as its integer (`padding = 1`).
+  }];
+}
 
 def TT_MemSemanticAttr : TT_I32Enum<"MemSemantic", [
   I32EnumAttrCase<"RELAXED", 1, "relaxed">, I32EnumAttrCase<"ACQUIRE", 2, "acquire">,
-  I32EnumAttrCase<"RELEASE", 3, "release">, I32EnumAttrCase<"ACQUIRE_RELEASE", 4, "acq_rel">]>;
+  I32EnumAttrCase<"RELEASE", 3, "release">, I32EnumAttrCase<"ACQUIRE_RELEASE", 4, "acq_rel">]> {
+  let description = [{
+    Memory ordering of an atomic: PTX's `.relaxed`, `.acquire`, `.release`,
+    `.acq_rel` (the lowering appends it to `atom`).
+  }];
+}
 
 def TT_MemSyncScopeAttr : TT_I32Enum<"MemSyncScope", [
   I32EnumAttrCase<"GPU", 1, "gpu">, I32EnumAttrCase<"CTA", 2, "cta">,
-  I32EnumAttrCase<"SYSTEM", 3, "sys">]>;
+  I32EnumAttrCase<"SYSTEM", 3, "sys">]> {
+  let description = [{
+    The threads an atomic's ordering applies to: the GPU, the CTA, or the
+    whole system (PTX's `.gpu`, `.cta`, `.sys`).
+  }];
+}
 
 def TT_AtomicRMWAttr : TT_I32Enum<"RMWOp", [
   I32EnumAttrCase<"AND", 1, "and">, I32EnumAttrCase<"OR", 2, "or">,
   I32EnumAttrCase<"XOR", 3, "xor">, I32EnumAttrCase<"ADD", 4, "add">,
   I32EnumAttrCase<"FADD", 5, "fadd">, I32EnumAttrCase<"MAX", 6, "max">,
   I32EnumAttrCase<"MIN", 7, "min">, I32EnumAttrCase<"UMAX", 8, "umax">,
-  I32EnumAttrCase<"UMIN", 9, "umin">, I32EnumAttrCase<"XCHG", 10, "exch">]>;
+  I32EnumAttrCase<"UMIN", 9, "umin">, I32EnumAttrCase<"XCHG", 10, "exch">]> {
+  let description = [{
+    The operation of a `tt.atomic_rmw`. `add`, `and`, `or`, `xor`, `umax`
+    and `umin` need integer elements, `fadd` float ones; `max`, `min` and
+    `exch` take either (the verifier's rule). `max` / `min` compare signed,
+    `umax` / `umin` unsigned.
+  }];
+}
 
 def TT_ProgramDim : TT_I32Enum<"ProgramIDDim", [
   I32EnumAttrCase<"X", 0, "x">, I32EnumAttrCase<"Y", 1, "y">,
-  I32EnumAttrCase<"Z", 2, "z">]>;
+  I32EnumAttrCase<"Z", 2, "z">]> {
+  let description = [{
+    A grid axis: `x`, `y` or `z` (the CUDA block index / grid size axis
+    the lowering reads).
+  }];
+}
 
 def TT_RoundingModeAttr : TT_I32Enum<"RoundingMode", [
-  I32EnumAttrCase<"RTZ", 0, "rtz">, I32EnumAttrCase<"RTNE", 1, "rtne">]>;
+  I32EnumAttrCase<"RTZ", 0, "rtz">, I32EnumAttrCase<"RTNE", 1, "rtne">]> {
+  let description = [{
+    Rounding of a narrowing `tt.fp_to_fp`: to nearest even, or toward zero.
+  }];
+}
 
 def TT_PropagateNanAttr : TT_I32Enum<"PropagateNan", [
-  I32EnumAttrCase<"NONE", 0, "none">, I32EnumAttrCase<"ALL", 0xFFFF, "all">]>;
+  I32EnumAttrCase<"NONE", 0, "none">, I32EnumAttrCase<"ALL", 0xFFFF, "all">]> {
+  let description = [{
+    Whether `tt.clampf` returns NaN for a NaN input (`all`) or treats it
+    as maxNum/minNum do (`none`).
+  }];
+}
 
 def TT_InputPrecisionAttr : TT_I32Enum<"InputPrecision", [
   I32EnumAttrCase<"TF32", 0, "tf32">, I32EnumAttrCase<"TF32x3", 1, "tf32x3">,
   I32EnumAttrCase<"IEEE", 2, "ieee">, I32EnumAttrCase<"BF16x3", 3, "bf16x3">,
-  I32EnumAttrCase<"BF16x6", 4, "bf16x6">]>;
+  I32EnumAttrCase<"BF16x6", 4, "bf16x6">]> {
+  let description = [{
+    How a float dot may round its inputs: `ieee` (exact products), `tf32`
+    (inputs rounded to tf32 on tensor cores), and Triton's multi-pass
+    emulations `tf32x3`, `bf16x3`, `bf16x6`. The CPU oracle computes every
+    dot exactly whatever this says; tgpu's tensor-core lowering takes f32
+    inputs only with `tf32`, and the FMA path computes in full precision.
+  }];
+}
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -84,9 +170,27 @@ def TT_PtrType : TypeDef<Triton_Dialect, "Pointer"> {
   let summary = "pointer to a scalar (or, for block pointers, to a tensor)";
   let description = [{
     `!tt.ptr<T>` points into global memory (address space 1, left out when
-    printed); `!tt.ptr<T, N>` names another address space.
+    printed); `!tt.ptr<T, N>` names another address space (a non-negative
+    integer below 2^31). T is an integer, float or pointer type, or a
+    ranked tensor of scalars: `!tt.ptr<tensor<32x64xf16>>` is a block
+    pointer, made by `tt.make_tensor_ptr`, which describes a whole tile of
+    a strided array (its tensor must not hold pointers).
+
+    Pointer arithmetic (`tt.addptr`) counts in elements of T. A pointer is
+    64 bits wide: `tt.ptr_to_int` gives an i64, `tt.bitcast` casts between
+    pointer types, and tensors of pointers are how ordinary loads and
+    stores address memory, one pointer per element.
+
+    ```mlir
+    tt.func @f(%p: !tt.ptr<f32>, %shared: !tt.ptr<i8, 3>) {
+      tt.return
+    }
+    ```
   }];
-  let parameters = (ins "Type":$pointeeType, "int":$addressSpace);
+  let parameters = (ins
+    TypeParameter<"Type", "what it points to: a scalar type, or a tensor for a block pointer">:$pointeeType,
+    TypeParameter<"int", "1 (global) unless printed">:$addressSpace
+  );
   let builders = [
     TypeBuilderWithInferredContext<(ins "Type":$pointeeType, "int":$addressSpace), [{
       return $_get(pointeeType.getContext(), pointeeType, addressSpace);
@@ -117,7 +221,9 @@ def TT_I64Like : AnyTypeOf<[I64, RankedTensorOf<[I64]>]>;
 
 def TT_Ptr : DialectType<Triton_Dialect,
     CPred<"::llvm::isa<::mlir::triton::PointerType>($_self)">, "ptr",
-    "::mlir::triton::PointerType">;
+    "::mlir::triton::PointerType"> {
+  let description = "Any `!tt.ptr` (the constraint tt operands use, alone or as a tensor element).";
+}
 def TT_PtrTensor : RankedTensorOf<[TT_Ptr]>;
 def TT_PtrLike : AnyTypeOf<[TT_Ptr, TT_PtrTensor]>;
 

@@ -20,6 +20,11 @@ def TTG_AddrSpace : I32BitEnumAttr<"AddrSpace", "memory a barrier orders", [
   let cppNamespace = "::mlir::triton::gpu";
   let separator = "|";
   let printBitEnumPrimaryGroups = 1;
+  let description = [{
+    The memory a `ttg.barrier` orders, as a set of bits printed joined by
+    `|`: shared memory (`local`), global reads and writes, tensor-memory
+    (TMA) reads and writes; `all` is every one of them.
+  }];
 }
 
 #endif
