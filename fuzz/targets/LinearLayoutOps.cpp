@@ -696,13 +696,15 @@ void Run::opQuotient() {
   keep(checkOptional(e.lib.quotient(arg), want));
 }
 
-// Rank and friends, free variables, consecutive elements, zero bases.
+// Rank and friends, free variables, consecutive elements, repeated images,
+// multi-bit bases, zero bases.
 void Run::opQueries() {
   op = "rank";
   Entry &e = pick();
   operands({&e});
   const Model &m = e.model;
-  int rank = llmodel::rank(m);
+  int rank = m.inBits() <= llmodel::kCountingBits ? llmodel::rankByCounting(m)
+                                                   : llmodel::rank(m);
   if (e.lib.rank() != rank || e.lib.isSurjective() != (rank == m.outBits()) ||
       e.lib.isInjective() != (rank == m.inBits()) ||
       e.lib.isInvertible() != (rank == m.outBits() && rank == m.inBits())) {
@@ -731,6 +733,29 @@ void Run::opQueries() {
            "expected " + std::to_string(consec) + ", got " +
                std::to_string(e.lib.getNumConsecutiveInOut()));
     return;
+  }
+  op = "repeatsThroughNonZeroBases";
+  if (e.lib.repeatsThroughNonZeroBases() !=
+      llmodel::repeatsThroughNonZeroBases(m)) {
+    report("law", "repeatsThroughNonZeroBases", "");
+    return;
+  }
+  op = "hasMultiBitBasis";
+  if (e.lib.hasMultiBitBasis() != llmodel::hasMultiBitBasis(m)) {
+    report("law", "hasMultiBitBasis", "");
+    return;
+  }
+  // Every value of each in dim small enough to list (up to 2^6).
+  op = "getLowestSameImage";
+  for (int i = 0; i < m.nIn; ++i) {
+    if (m.in[i].log2 > 6)
+      continue;
+    std::vector<int32_t> got = e.lib.getLowestSameImage(kNames[m.in[i].name]);
+    llvm::SmallVector<int32_t, 0> lowest = llmodel::lowestSameImage(m, i);
+    if (!std::equal(got.begin(), got.end(), lowest.begin(), lowest.end())) {
+      report("law", "getLowestSameImage of " + kNames[m.in[i].name], "");
+      return;
+    }
   }
   op = "removeZeroBasesAlongDim";
   uint8_t name = m.nIn && src.coin() ? m.in[src.below(m.nIn)].name : randomName();
