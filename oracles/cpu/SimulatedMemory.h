@@ -1,0 +1,130 @@
+// The CPU oracle's simulated memory: global memory made of the caller's
+// buffers, shared allocations of TTGIR programs, and the element <-> bits
+// conversions of loads, stores and bitcasts.
+#ifndef TGPU_ORACLES_CPU_SIMULATEDMEMORY_H
+#define TGPU_ORACLES_CPU_SIMULATEDMEMORY_H
+
+#include "Values.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace tgpu::cpu::detail {
+
+// Buffer k lives at (k + 1) << 40: no pointer arithmetic inside a kernel can
+// walk from one buffer into another.
+struct GlobalMemory {
+  struct Buffer {
+    uint64_t base;
+    std::vector<uint8_t> *bytes;
+    // Which tt.store execution last wrote each byte (0: none; see
+    // storeProgram), made on the buffer's first store. Programs run one
+    // after another here but at once on a GPU, so a byte one program stored
+    // and another reads, or overwrites with other data, is a race; a byte
+    // one store writes twice with other data is an element conflict (§6).
+    // calloc: pages nothing writes are never touched.
+    std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr, &std::free};
+  };
+  std::vector<Buffer> buffers;
+  // The program of each tt.store execution (index: its serial number).
+  std::vector<int32_t> storeProgram = {-1};
+
+  Buffer *bufferOf(uint64_t addr) {
+    uint64_t k = addr >> 40;
+    return k == 0 || k > buffers.size() ? nullptr : &buffers[k - 1];
+  }
+
+  uint64_t add(std::vector<uint8_t> *bytes) {
+    uint64_t base = uint64_t(buffers.size() + 1) << 40;
+    buffers.push_back({base, bytes});
+    return base;
+  }
+  // The byte at `addr` of `size` bytes, or null when the access is outside
+  // every buffer.
+  uint8_t *find(uint64_t addr, unsigned size) {
+    uint64_t k = (addr >> 40);
+    if (k == 0 || k > buffers.size())
+      return nullptr;
+    Buffer &b = buffers[k - 1];
+    if (addr < b.base || addr - b.base + size > b.bytes->size())
+      return nullptr;
+    return b.bytes->data() + (addr - b.base);
+  }
+};
+
+struct SharedAlloc {
+  ElemType type;
+  std::vector<uint64_t> i;
+  std::vector<double> f;
+  std::vector<bool> written;
+};
+
+inline uint64_t loadBits(const uint8_t *p, unsigned size) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, size);
+  return v;
+}
+
+inline void storeBits(uint8_t *p, uint64_t v, unsigned size) { std::memcpy(p, &v, size); }
+
+inline double floatFromBits(uint64_t bits, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::F16: {
+    _Float16 h;
+    uint16_t b = uint16_t(bits);
+    std::memcpy(&h, &b, 2);
+    return double(h);
+  }
+  case ScalarKind::BF16:
+    return floatFromBF16Bits(uint16_t(bits));
+  case ScalarKind::F32: {
+    float f;
+    uint32_t b = uint32_t(bits);
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  default: {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  }
+}
+
+inline uint64_t bitsFromFloat(double v, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::F16: {
+    _Float16 h = static_cast<_Float16>(v);
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    return b;
+  }
+  case ScalarKind::BF16:
+    return bf16BitsFromFloat(floatRoundToOdd(v));
+  case ScalarKind::F32: {
+    float f = float(v);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  default: {
+    uint64_t b;
+    std::memcpy(&b, &v, 8);
+    return b;
+  }
+  }
+}
+
+inline bool isFloatKind(ScalarKind k) { return k >= ScalarKind::F16; }
+
+inline ScalarKind kindOfFloat(const ElemType &t) {
+  if (t.bits == 16)
+    return t.bf16 ? ScalarKind::BF16 : ScalarKind::F16;
+  return t.bits == 32 ? ScalarKind::F32 : ScalarKind::F64;
+}
+
+} // namespace tgpu::cpu::detail
+
+#endif
