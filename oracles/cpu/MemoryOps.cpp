@@ -125,8 +125,7 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
   auto fromTensorValue = [&](const Tensor &t, int64_t e) -> uint64_t {
     return isFloatKind(k) ? bitsFromFloat(t.f[e], k) : t.i[e];
   };
-  // Races between programs through plain loads and stores (§6). Atomics
-  // are not tracked: they are the way programs may share memory.
+  // Races between programs through plain loads and stores (§6).
   auto raceError = [&](llvm::StringRef kind, int64_t e, int32_t other,
                        const char *what) {
     return ub(&op, kind,
@@ -136,43 +135,25 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
               &ptr, e);
   };
   auto checkLoadRace = [&](int64_t e) -> Error {
-    GlobalMemory::Buffer *b = global.bufferOf(ptr.i[e]);
-    if (!b || !b->lastStore)
-      return Error::success();
-    const uint32_t *last = b->lastStore.get() + (ptr.i[e] - b->base);
-    for (unsigned j = 0; j < size; ++j) {
-      int32_t w = global.storeProgram[last[j]];
-      if (w >= 0 && w != linearPid)
-        return raceError("load-race", e, w, "is read, but");
-    }
+    int32_t w = global.otherStorer(ptr.i[e], size, linearPid);
+    if (w >= 0)
+      return raceError("load-race", e, w, "is read, but");
     return Error::success();
   };
-  // Also two elements of one store (`serial`) at one address: the GPU's
-  // threads store at once, and which lands is not defined unless they agree.
   auto checkStoreRace = [&](int64_t e, const uint8_t *where, uint64_t bits,
                             uint32_t serial) -> Error {
-    GlobalMemory::Buffer *b = global.bufferOf(ptr.i[e]);
-    if (!b)
-      return Error::success();
-    if (!b->lastStore) {
-      b->lastStore.reset(static_cast<uint32_t *>(
-          std::calloc(std::max<size_t>(1, b->bytes->size()), sizeof(uint32_t))));
-      if (!b->lastStore)
-        return plainError("out of memory for the race shadow of a buffer");
-    }
-    uint32_t *last = b->lastStore.get() + (ptr.i[e] - b->base);
-    bool same = loadBits(where, size) == maskBits(bits, size * 8);
-    for (unsigned j = 0; j < size; ++j) {
-      if (!same && last[j] == serial)
-        return ub(&op, "store-conflict",
-                  "another element of this store wrote different data at "
-                  "address 0x" + llvm::Twine::utohexstr(ptr.i[e]),
-                  &ptr, e);
-      int32_t w = global.storeProgram[last[j]];
-      if (!same && w >= 0 && w != linearPid)
-        return raceError("store-race", e, w, "gets different data, but");
-      last[j] = serial;
-    }
+    int32_t w = -1;
+    Expected<GlobalMemory::Clash> clash =
+        global.recordStore(ptr.i[e], where, bits, size, serial, linearPid, w);
+    if (!clash)
+      return clash.takeError();
+    if (*clash == GlobalMemory::Clash::SameStore)
+      return ub(&op, "store-conflict",
+                "another element of this store wrote different data at "
+                "address 0x" + llvm::Twine::utohexstr(ptr.i[e]),
+                &ptr, e);
+    if (*clash == GlobalMemory::Clash::OtherProgram)
+      return raceError("store-race", e, w, "gets different data, but");
     return Error::success();
   };
 
@@ -227,8 +208,7 @@ Error Program::execMemory(Operation &op, llvm::StringRef name) {
     const Tensor *mask = store.getMask() ? &get(store.getMask()) : nullptr;
     if (blockAccess)
       mask = &boundary; // out-of-bounds elements are not written
-    uint32_t serial = uint32_t(global.storeProgram.size());
-    global.storeProgram.push_back(linearPid);
+    uint32_t serial = global.beginStore(linearPid);
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !(mask->i[mask->shape.empty() ? 0 : e] & 1))
         continue;

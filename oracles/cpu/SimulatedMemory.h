@@ -6,6 +6,8 @@
 
 #include "Values.h"
 
+#include "llvm/Support/Error.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -15,27 +17,9 @@ namespace tgpu::cpu::detail {
 
 // Buffer k lives at (k + 1) << 40: no pointer arithmetic inside a kernel can
 // walk from one buffer into another.
-struct GlobalMemory {
-  struct Buffer {
-    uint64_t base;
-    std::vector<uint8_t> *bytes;
-    // Which tt.store execution last wrote each byte (0: none; see
-    // storeProgram), made on the buffer's first store. Programs run one
-    // after another here but at once on a GPU, so a byte one program stored
-    // and another reads, or overwrites with other data, is a race; a byte
-    // one store writes twice with other data is an element conflict (§6).
-    // calloc: pages nothing writes are never touched.
-    std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr, &std::free};
-  };
-  std::vector<Buffer> buffers;
-  // The program of each tt.store execution (index: its serial number).
-  std::vector<int32_t> storeProgram = {-1};
-
-  Buffer *bufferOf(uint64_t addr) {
-    uint64_t k = addr >> 40;
-    return k == 0 || k > buffers.size() ? nullptr : &buffers[k - 1];
-  }
-
+class GlobalMemory {
+public:
+  // Adds a caller's buffer; returns its base address.
   uint64_t add(std::vector<uint8_t> *bytes) {
     uint64_t base = uint64_t(buffers.size() + 1) << 40;
     buffers.push_back({base, bytes});
@@ -51,6 +35,52 @@ struct GlobalMemory {
     if (addr < b.base || addr - b.base + size > b.bytes->size())
       return nullptr;
     return b.bytes->data() + (addr - b.base);
+  }
+
+  // Races between programs through plain loads and stores (SEMANTICS.md
+  // §6). Programs run one after another here but at once on a GPU, so a
+  // byte one program stored and another reads, or overwrites with other
+  // data, is a race; a byte one store writes twice with other data is an
+  // element conflict. Atomics are not tracked: they are the way programs
+  // may share memory.
+
+  // A program other than `self` that stored one of the `size` bytes at
+  // `addr`, or -1.
+  int32_t otherStorer(uint64_t addr, unsigned size, int32_t self);
+  // Starts a tt.store execution of program `self`; returns its serial
+  // number for recordStore.
+  uint32_t beginStore(int32_t self) {
+    storeProgram.push_back(self);
+    return uint32_t(storeProgram.size() - 1);
+  }
+  enum class Clash { None, SameStore, OtherProgram };
+  // Records that store `serial` of program `self` writes `bits` to the
+  // `size` bytes at `addr` (`where`, not yet written). Rewriting the bytes
+  // that are there clashes with nothing; otherwise the first byte that
+  // another element of the same store wrote is SameStore (the GPU's threads
+  // store at once, and which lands is not defined unless they agree), and
+  // one another program stored is OtherProgram (a race with `other`).
+  llvm::Expected<Clash> recordStore(uint64_t addr, const uint8_t *where,
+                                    uint64_t bits, unsigned size,
+                                    uint32_t serial, int32_t self,
+                                    int32_t &other);
+
+private:
+  struct Buffer {
+    uint64_t base;
+    std::vector<uint8_t> *bytes;
+    // Which tt.store execution last wrote each byte (0: none; see
+    // storeProgram), made on the buffer's first store. calloc: pages
+    // nothing writes are never touched.
+    std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr, &std::free};
+  };
+  std::vector<Buffer> buffers;
+  // The program of each tt.store execution (index: its serial number).
+  std::vector<int32_t> storeProgram = {-1};
+
+  Buffer *bufferOf(uint64_t addr) {
+    uint64_t k = addr >> 40;
+    return k == 0 || k > buffers.size() ? nullptr : &buffers[k - 1];
   }
 };
 
