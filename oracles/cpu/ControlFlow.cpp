@@ -1,19 +1,21 @@
-// Structured control flow: scf.for, scf.while and scf.if run their regions
-// with runRegion (cf branches inside a region are followed there).
+// Control flow: scf.for, scf.while and scf.if run their regions with
+// runRegion (cf branches inside a region are followed there); tt.call runs
+// the callee's body.
 #include "Program.h"
 
 using namespace mlir;
 
 namespace tgpu::cpu::detail {
 
-Error Program::execFor(scf::ForOp op) {
-  const Tensor &lb = get(op.getLowerBound()), &ub_ = get(op.getUpperBound()),
+Error Program::execFor(Operation &forOp, const OpHandler &) {
+  auto op = cast<scf::ForOp>(forOp);
+  const Tensor &lb = get(op.getLowerBound()), &upper = get(op.getUpperBound()),
                &st = get(op.getStep());
   unsigned bits = lb.type.bits;
-  int64_t lo = sext(lb.i[0], bits), hi = sext(ub_.i[0], bits),
+  int64_t lo = sext(lb.i[0], bits), hi = sext(upper.i[0], bits),
           step = sext(st.i[0], bits);
   if (step <= 0)
-    return ub(op.getOperation(), "non-positive-step",
+    return ub(&forOp, "non-positive-step",
               "scf.for step is " + llvm::Twine(step) + "; it must be positive");
   std::vector<Tensor> carried;
   for (Value v : op.getInitArgs())
@@ -34,7 +36,8 @@ Error Program::execFor(scf::ForOp op) {
   return Error::success();
 }
 
-Error Program::execWhile(scf::WhileOp op) {
+Error Program::execWhile(Operation &whileOp, const OpHandler &) {
+  auto op = cast<scf::WhileOp>(whileOp);
   std::vector<Tensor> args;
   for (Value v : op.getInits())
     args.push_back(get(v));
@@ -57,7 +60,8 @@ Error Program::execWhile(scf::WhileOp op) {
   }
 }
 
-Error Program::execIf(scf::IfOp op) {
+Error Program::execIf(Operation &ifOp, const OpHandler &) {
+  auto op = cast<scf::IfOp>(ifOp);
   bool cond = get(op.getCondition()).i[0] & 1;
   Region &r = cond ? op.getThenRegion() : op.getElseRegion();
   if (r.empty())
@@ -66,6 +70,22 @@ Error Program::execIf(scf::IfOp op) {
   if (!res)
     return res.takeError();
   for (auto [v, t] : llvm::zip(op.getResults(), *res))
+    set(v, std::move(t));
+  return Error::success();
+}
+
+Error Program::execCall(Operation &op, const OpHandler &) {
+  auto callee = op.getAttrOfType<FlatSymbolRefAttr>("callee");
+  auto fn = module.lookupSymbol<triton::FuncOp>(callee.getValue());
+  if (!fn)
+    return unsupported(&op, "callee not found");
+  std::vector<Tensor> args;
+  for (Value v : op.getOperands())
+    args.push_back(get(v));
+  Expected<std::vector<Tensor>> r = call(fn, std::move(args));
+  if (!r)
+    return r.takeError();
+  for (auto [v, t] : llvm::zip(op.getResults(), *r))
     set(v, std::move(t));
   return Error::success();
 }

@@ -5,8 +5,11 @@
 #include "Interpreter.h"
 #include "Program.h"
 
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -222,15 +225,14 @@ Expected<std::vector<Tensor>> Program::runRegion(Region &region,
 }
 
 Error Program::execOp(Operation &op) {
-  llvm::StringRef name = op.getName().getStringRef();
+  OpHandler h = handlerOf(op); // a copy: the cache may grow while it runs
   // The budget counts work, not ops: each op costs the elements of its
   // result (a dot M*N*K), so heavy loops are bounded in time too.
   uint64_t cost = 1;
   if (op.getNumResults() > 0)
     if (auto t = dyn_cast<RankedTensorType>(op.getResult(0).getType())) {
       cost = std::max<int64_t>(1, t.getNumElements());
-      if ((name == "tt.dot" || name == "ttng.warp_group_dot") &&
-          t.getRank() >= 2)
+      if (h.kind == OpKind::Dot && t.getRank() >= 2)
         if (auto a = dyn_cast<ShapedType>(op.getOperand(0).getType()))
           cost *= uint64_t(std::max<int64_t>(1, a.getShape().back()));
     }
@@ -241,75 +243,169 @@ Error Program::execOp(Operation &op) {
                                       " element operations (runaway loop?)");
   for (Value v : op.getOperands())
     if (!env.count(v.getAsOpaquePointer()))
-      return plainError(locString(&op) + ": '" + name +
+      return plainError(locString(&op) + ": '" + op.getName().getStringRef() +
                         "' uses a value that was never computed");
-  switch (classOf(op.getName())) {
-  case OpClass::For:
-    return execFor(cast<scf::ForOp>(op));
-  case OpClass::While:
-    return execWhile(cast<scf::WhileOp>(op));
-  case OpClass::If:
-    return execIf(cast<scf::IfOp>(op));
-  case OpClass::Cast:
-    return execCast(op, name);
-  case OpClass::Arith:
-    return execArith(op, name);
-  case OpClass::Math:
-    return execMath(op, name);
-  case OpClass::Reduce:
-    return execReduce(op, false);
-  case OpClass::Scan:
-    return execReduce(op, true);
-  case OpClass::Dot:
-    return execDot(op);
-  case OpClass::Memory:
-    return execMemory(op, name);
-  case OpClass::Shared:
-    return execShared(op, name);
-  case OpClass::Tensor:
-    break;
-  }
-  return execTensor(op, name);
+  return (this->*h.run)(op, h);
 }
 
-// Which exec* function runs ops named `name`.
-OpClass classifyOp(llvm::StringRef name) {
-  if (name == "scf.for")
-    return OpClass::For;
-  if (name == "scf.while")
-    return OpClass::While;
-  if (name == "scf.if")
-    return OpClass::If;
-  if (name.starts_with("arith.")) {
-    if (name.contains("ext") || name.contains("trunc") || name.contains("tofp") ||
-        name.contains("fpto") || name == "arith.bitcast" ||
-        name == "arith.index_cast" || name == "arith.index_castui")
-      return OpClass::Cast;
-    return OpClass::Arith;
-  }
-  if (name.starts_with("math."))
-    return OpClass::Math;
-  if (name == "tt.reduce")
-    return OpClass::Reduce;
-  if (name == "tt.scan")
-    return OpClass::Scan;
-  if (name == "tt.dot" || name == "ttng.warp_group_dot")
-    return OpClass::Dot;
-  if (name == "tt.load" || name == "tt.store" || name == "tt.atomic_rmw" ||
-      name == "tt.atomic_cas" || name == "tt.addptr" || name == "tt.int_to_ptr" ||
-      name == "tt.ptr_to_int" || name == "tt.make_tensor_ptr" ||
-      name == "tt.advance")
-    return OpClass::Memory;
-  if (name.starts_with("ttg.") || name.starts_with("ttng."))
-    return OpClass::Shared;
-  return OpClass::Tensor;
+Error Program::execUnsupported(Operation &op, const OpHandler &) {
+  return unsupported(&op);
 }
 
-OpClass Program::classOf(OperationName name) {
-  auto [it, inserted] = opClasses.try_emplace(name.getAsOpaquePointer());
-  if (inserted)
-    it->second = classifyOp(name.getStringRef());
-  return it->second;
+OpHandler Program::classify(Operation &op) {
+  using P = Program;
+  using K = OpKind;
+  auto to = [](Error (Program::*run)(Operation &, const OpHandler &),
+               OpKind kind) {
+    return [=](auto) { return OpHandler{run, kind}; };
+  };
+  auto libm = [](LibmFn fn) {
+    return [=](auto) { return OpHandler{&P::execMathUnary, K::MathUnary, fn}; };
+  };
+  namespace ttg = triton::gpu;
+  namespace ttng = triton::nvidia_gpu;
+  return llvm::TypeSwitch<Operation *, OpHandler>(&op)
+      // Control flow
+      .Case<scf::ForOp>(to(&P::execFor, K::For))
+      .Case<scf::WhileOp>(to(&P::execWhile, K::While))
+      .Case<scf::IfOp>(to(&P::execIf, K::If))
+      .Case<triton::CallOp>(to(&P::execCall, K::Call))
+      // arith
+      .Case<arith::ConstantOp>(to(&P::execConstant, K::Constant))
+      .Case<arith::SelectOp>(to(&P::execSelect, K::Select))
+      .Case<arith::NegFOp>(to(&P::execNegF, K::NegF))
+      .Case<arith::CmpIOp>(to(&P::execCmpI, K::CmpI))
+      .Case<arith::CmpFOp>(to(&P::execCmpF, K::CmpF))
+      .Case<arith::AddFOp>(to(&P::execFloatBinary, K::AddF))
+      .Case<arith::SubFOp>(to(&P::execFloatBinary, K::SubF))
+      .Case<arith::MulFOp>(to(&P::execFloatBinary, K::MulF))
+      .Case<arith::DivFOp>(to(&P::execFloatBinary, K::DivF))
+      .Case<arith::RemFOp>(to(&P::execFloatBinary, K::RemF))
+      .Case<arith::MaxNumFOp>(to(&P::execFloatBinary, K::MaxNumF))
+      .Case<arith::MinNumFOp>(to(&P::execFloatBinary, K::MinNumF))
+      .Case<arith::MaximumFOp>(to(&P::execFloatBinary, K::MaximumF))
+      .Case<arith::MinimumFOp>(to(&P::execFloatBinary, K::MinimumF))
+      .Case<arith::AddIOp>(to(&P::execIntBinary, K::AddI))
+      .Case<arith::SubIOp>(to(&P::execIntBinary, K::SubI))
+      .Case<arith::MulIOp>(to(&P::execIntBinary, K::MulI))
+      .Case<arith::AndIOp>(to(&P::execIntBinary, K::AndI))
+      .Case<arith::OrIOp>(to(&P::execIntBinary, K::OrI))
+      .Case<arith::XOrIOp>(to(&P::execIntBinary, K::XOrI))
+      .Case<arith::DivSIOp>(to(&P::execIntBinary, K::DivSI))
+      .Case<arith::RemSIOp>(to(&P::execIntBinary, K::RemSI))
+      .Case<arith::DivUIOp>(to(&P::execIntBinary, K::DivUI))
+      .Case<arith::RemUIOp>(to(&P::execIntBinary, K::RemUI))
+      .Case<arith::FloorDivSIOp>(to(&P::execIntBinary, K::FloorDivSI))
+      .Case<arith::CeilDivSIOp>(to(&P::execIntBinary, K::CeilDivSI))
+      .Case<arith::ShLIOp>(to(&P::execIntBinary, K::ShLI))
+      .Case<arith::ShRSIOp>(to(&P::execIntBinary, K::ShRSI))
+      .Case<arith::ShRUIOp>(to(&P::execIntBinary, K::ShRUI))
+      .Case<arith::MaxSIOp>(to(&P::execIntBinary, K::MaxSI))
+      .Case<arith::MinSIOp>(to(&P::execIntBinary, K::MinSI))
+      .Case<arith::MaxUIOp>(to(&P::execIntBinary, K::MaxUI))
+      .Case<arith::MinUIOp>(to(&P::execIntBinary, K::MinUI))
+      .Case<arith::ExtSIOp>(to(&P::execCast, K::ExtSI))
+      .Case<arith::ExtUIOp>(to(&P::execCast, K::ExtUI))
+      .Case<arith::TruncIOp>(to(&P::execCast, K::TruncI))
+      .Case<arith::IndexCastOp>(to(&P::execCast, K::IndexCast))
+      .Case<arith::IndexCastUIOp>(to(&P::execCast, K::IndexCastUI))
+      .Case<arith::SIToFPOp>(to(&P::execCast, K::SIToFP))
+      .Case<arith::UIToFPOp>(to(&P::execCast, K::UIToFP))
+      .Case<arith::FPToSIOp>(to(&P::execCast, K::FPToSI))
+      .Case<arith::FPToUIOp>(to(&P::execCast, K::FPToUI))
+      .Case<arith::ExtFOp>(to(&P::execCast, K::ExtF))
+      .Case<arith::TruncFOp>(to(&P::execCast, K::TruncF))
+      .Case<arith::BitcastOp>(to(&P::execBitcast, K::ArithBitcast))
+      // math
+      .Case<math::AbsIOp>(to(&P::execMathInt, K::AbsI))
+      .Case<math::CtPopOp>(to(&P::execMathInt, K::CtPop))
+      .Case<math::CountLeadingZerosOp>(to(&P::execMathInt, K::CtLz))
+      .Case<math::CountTrailingZerosOp>(to(&P::execMathInt, K::CtTz))
+      .Case<math::ExpOp>(libm(LibmFn::Exp))
+      .Case<math::Exp2Op>(libm(LibmFn::Exp2))
+      .Case<math::ExpM1Op>(libm(LibmFn::Expm1))
+      .Case<math::LogOp>(libm(LibmFn::Log))
+      .Case<math::Log2Op>(libm(LibmFn::Log2))
+      .Case<math::Log10Op>(libm(LibmFn::Log10))
+      .Case<math::Log1pOp>(libm(LibmFn::Log1p))
+      .Case<math::SqrtOp>(libm(LibmFn::Sqrt))
+      .Case<math::CbrtOp>(libm(LibmFn::Cbrt))
+      .Case<math::SinOp>(libm(LibmFn::Sin))
+      .Case<math::CosOp>(libm(LibmFn::Cos))
+      .Case<math::TanOp>(libm(LibmFn::Tan))
+      .Case<math::AsinOp>(libm(LibmFn::Asin))
+      .Case<math::AcosOp>(libm(LibmFn::Acos))
+      .Case<math::AtanOp>(libm(LibmFn::Atan))
+      .Case<math::SinhOp>(libm(LibmFn::Sinh))
+      .Case<math::CoshOp>(libm(LibmFn::Cosh))
+      .Case<math::TanhOp>(libm(LibmFn::Tanh))
+      .Case<math::ErfOp>(libm(LibmFn::Erf))
+      .Case<math::ErfcOp>(libm(LibmFn::Erfc))
+      .Case<math::RsqrtOp>(libm(LibmFn::Rsqrt))
+      .Case<math::AbsFOp>(libm(LibmFn::Fabs))
+      .Case<math::FloorOp>(libm(LibmFn::Floor))
+      .Case<math::CeilOp>(libm(LibmFn::Ceil))
+      .Case<math::TruncOp>(libm(LibmFn::Trunc))
+      .Case<math::RoundOp>(libm(LibmFn::Round))
+      .Case<math::RoundEvenOp>(libm(LibmFn::Rint))
+      .Case<math::FmaOp>(to(&P::execMathFloat, K::Fma))
+      .Case<math::PowFOp>(to(&P::execMathFloat, K::PowF))
+      .Case<math::Atan2Op>(to(&P::execMathFloat, K::Atan2))
+      .Case<math::CopySignOp>(to(&P::execMathFloat, K::CopySign))
+      // tt element-wise
+      .Case<triton::BitcastOp>(to(&P::execBitcast, K::Bitcast))
+      .Case<triton::FpToFpOp>(to(&P::execFpToFp, K::FpToFp))
+      .Case<triton::PreciseSqrtOp>(to(&P::execPrecise, K::PreciseSqrt))
+      .Case<triton::PreciseDivFOp>(to(&P::execPrecise, K::PreciseDivF))
+      .Case<triton::ClampFOp>(to(&P::execClampF, K::ClampF))
+      .Case<triton::MulhiUIOp>(to(&P::execMulhiUI, K::MulhiUI))
+      .Case<triton::ExternElementwiseOp>(to(&P::execExtern, K::Extern))
+      .Case<triton::ElementwiseInlineAsmOp>(to(&P::execInlineAsm, K::InlineAsm))
+      // Tensors
+      .Case<triton::GetProgramIdOp>(to(&P::execProgramId, K::ProgramId))
+      .Case<triton::GetNumProgramsOp>(to(&P::execProgramId, K::NumPrograms))
+      .Case<triton::MakeRangeOp>(to(&P::execMakeRange, K::MakeRange))
+      .Case<triton::SplatOp>(to(&P::execSplat, K::Splat))
+      .Case<triton::UnsplatOp>(to(&P::execUnsplat, K::Unsplat))
+      .Case<triton::ExpandDimsOp, triton::ReshapeOp, ttg::ConvertLayoutOp>(
+          to(&P::execReshape, K::Reshape))
+      .Case<triton::BroadcastOp>(to(&P::execBroadcast, K::Broadcast))
+      .Case<triton::TransOp>(to(&P::execTrans, K::Trans))
+      .Case<triton::JoinOp>(to(&P::execJoin, K::Join))
+      .Case<triton::SplitOp>(to(&P::execSplit, K::Split))
+      .Case<triton::CatOp>(to(&P::execCat, K::Cat))
+      .Case<triton::GatherOp>(to(&P::execGather, K::Gather))
+      .Case<triton::HistogramOp>(to(&P::execHistogram, K::Histogram))
+      .Case<triton::PrintOp>(to(&P::execPrint, K::Print))
+      .Case<triton::AssertOp>(to(&P::execAssert, K::Assert))
+      .Case<ub::PoisonOp>(to(&P::execPoison, K::Poison))
+      // Global memory
+      .Case<triton::MakeTensorPtrOp>(to(&P::execMakeTensorPtr, K::MakeTensorPtr))
+      .Case<triton::AdvanceOp>(to(&P::execAdvance, K::Advance))
+      .Case<triton::AddPtrOp>(to(&P::execAddPtr, K::AddPtr))
+      .Case<triton::IntToPtrOp, triton::PtrToIntOp>(to(&P::execPtrCast, K::PtrCast))
+      .Case<triton::LoadOp>(to(&P::execLoad, K::Load))
+      .Case<triton::StoreOp>(to(&P::execStore, K::Store))
+      .Case<triton::AtomicRMWOp>(to(&P::execAtomic, K::AtomicRMW))
+      .Case<triton::AtomicCASOp>(to(&P::execAtomic, K::AtomicCAS))
+      // Shared memory and TTGIR ordering
+      .Case<ttg::BarrierOp, ttng::FenceAsyncSharedOp, ttg::LocalDeallocOp,
+            ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(
+          to(&P::execOrdering, K::Ordering))
+      .Case<ttng::WarpGroupDotWaitOp>(to(&P::execDotWait, K::DotWait))
+      .Case<ttg::LocalAllocOp>(to(&P::execLocalAlloc, K::LocalAlloc))
+      .Case<ttg::MemDescIndexOp>(to(&P::execMemDescView, K::MemDescIndex))
+      .Case<ttg::MemDescSubsliceOp>(to(&P::execMemDescView, K::MemDescSubslice))
+      .Case<ttg::MemDescTransOp>(to(&P::execMemDescView, K::MemDescTrans))
+      .Case<ttg::MemDescReshapeOp>(to(&P::execMemDescView, K::MemDescReshape))
+      .Case<ttg::LocalLoadOp>(to(&P::execLocalLoad, K::LocalLoad))
+      .Case<ttg::LocalStoreOp>(to(&P::execLocalStore, K::LocalStore))
+      .Case<ttg::AsyncCopyGlobalToLocalOp>(to(&P::execAsyncCopy, K::AsyncCopy))
+      // Folds along an axis
+      .Case<triton::ReduceOp>(to(&P::execReduce, K::Reduce))
+      .Case<triton::ScanOp>(to(&P::execReduce, K::Scan))
+      .Case<triton::DotOp, ttng::WarpGroupDotOp>(to(&P::execDot, K::Dot))
+      .Default(to(&P::execUnsupported, K::Unsupported));
 }
 
 Expected<std::vector<Tensor>> Program::call(triton::FuncOp func,
@@ -378,6 +474,7 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
                       " takes " + llvm::Twine(types.size()) +
                       " arguments; got " + llvm::Twine(args.size()));
   GlobalMemory global;
+  HandlerCache handlers;
   std::vector<Tensor> bound;
   for (auto [i, t] : llvm::enumerate(types)) {
     KernelArg &a = args[i];
@@ -428,7 +525,7 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
     for (int64_t y = 0; y < options.grid[1]; ++y)
       for (int64_t x = 0; x < options.grid[0]; ++x) {
         int32_t linear = int32_t(x + options.grid[0] * (y + options.grid[1] * z));
-        Program p(module, global, options, {x, y, z}, linear);
+        Program p(module, global, handlers, options, {x, y, z}, linear);
         Expected<std::vector<Tensor>> r = p.call(func, bound);
         if (!r)
           return r.takeError();

@@ -1,8 +1,8 @@
-// The CPU oracle's interpreter, private to oracles/cpu. Program runs one
-// program id; its exec* handlers live by op family: ControlFlow.cpp (scf),
-// ArithOps.cpp (arith, math, casts, libdevice, inline asm), TensorOps.cpp
-// (tensor construction and views, print/assert/call), MemoryOps.cpp (global
-// memory), SharedMemoryOps.cpp (ttg/ttng), ReductionOps.cpp (reduce, scan, dot).
+// The CPU oracle's interpreter (private): Program runs one program id, its
+// handlers split by op family. Interpreter.cpp: entry points, regions, dispatch
+// (classify); ControlFlow (scf, tt.call); ArithOps (arith, casts); MathOps (math,
+// libdevice, inline asm); TensorOps; MemoryOps (global); SharedMemoryOps (ttg);
+// ReductionOps (reduce, scan, dot); SimulatedMemory.h: buffers, race shadow.
 #ifndef TGPU_ORACLES_CPU_PROGRAM_H
 #define TGPU_ORACLES_CPU_PROGRAM_H
 
@@ -92,12 +92,53 @@ inline void copyElem(Tensor &r, int64_t to, const Tensor &a, int64_t from) {
     r.i[to] = a.i[from];
 }
 
-// The exec* function an op goes to, found once per op name (comparing names
-// op by op was a tenth of the oracle's time).
-enum class OpClass {
-  For, While, If, Cast, Arith, Math, Reduce, Scan, Dot, Memory, Shared, Tensor
+// What the oracle does with an op, by op class; an op name's handler is
+// found once with a TypeSwitch (Program::classify) and cached, so each op
+// costs a hash lookup, not name comparisons.
+enum class OpKind : uint8_t {
+  Unsupported,
+  For, While, If, Call,
+  // arith: the ops a combine region may run lane-wise (FirstArith..LastArith).
+  Constant, Select, NegF, CmpI, CmpF,
+  AddF, SubF, MulF, DivF, RemF, MaxNumF, MinNumF, MaximumF, MinimumF,
+  AddI, SubI, MulI, AndI, OrI, XOrI, DivSI, RemSI, DivUI, RemUI, FloorDivSI,
+  CeilDivSI, ShLI, ShRSI, ShRUI, MaxSI, MinSI, MaxUI, MinUI,
+  ExtSI, ExtUI, TruncI, IndexCast, IndexCastUI, SIToFP, UIToFP, FPToSI, FPToUI,
+  ExtF, TruncF, ArithBitcast,
+  // math and tt element-wise ops
+  AbsI, CtPop, CtLz, CtTz, MathUnary, Fma, PowF, Atan2, CopySign,
+  Bitcast, FpToFp, PreciseSqrt, PreciseDivF, ClampF, MulhiUI, Extern, InlineAsm,
+  // tensors
+  ProgramId, NumPrograms, MakeRange, Splat, Unsplat, Reshape, Broadcast, Trans,
+  Join, Split, Cat, Gather, Histogram, Print, Assert, Poison,
+  // global memory
+  MakeTensorPtr, Advance, AddPtr, PtrCast, Load, Store, AtomicRMW, AtomicCAS,
+  // shared memory and TTGIR ordering
+  Ordering, DotWait, LocalAlloc, MemDescIndex, MemDescSubslice, MemDescTrans,
+  MemDescReshape, LocalLoad, LocalStore, AsyncCopy,
+  // folds along an axis
+  Reduce, Scan, Dot,
+  FirstArith = Constant,
+  LastArith = ArithBitcast,
 };
-OpClass classifyOp(llvm::StringRef name);
+
+// The one-argument float functions of math.* and libdevice, each the C
+// library's function of that name (Fabs for math.absf, Rint for
+// math.roundeven).
+enum class LibmFn : uint8_t {
+  None, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Cbrt, Sin, Cos, Tan,
+  Asin, Acos, Atan, Sinh, Cosh, Tanh, Erf, Erfc, Exp10, Rsqrt, Fabs, Floor,
+  Ceil, Trunc, Round, Rint,
+};
+
+class Program;
+struct OpHandler {
+  Error (Program::*run)(Operation &op, const OpHandler &h) = nullptr;
+  OpKind kind = OpKind::Unsupported;
+  LibmFn libm = LibmFn::None; // MathUnary only
+};
+// Handlers by OperationName (opaque pointer), shared by a launch's programs.
+using HandlerCache = llvm::DenseMap<const void *, OpHandler>;
 
 // A reduction or scan along `axis` of a row-major shape: `outer` lines
 // before it times `inner` after it, each `len` long.
@@ -118,10 +159,11 @@ struct FoldShape {
 
 class Program {
 public:
-  Program(ModuleOp module, GlobalMemory &global, const RunOptions &options,
-          std::array<int64_t, 3> pid, int32_t linearPid)
-      : module(module), global(global), options(options), pid(pid),
-        linearPid(linearPid) {}
+  Program(ModuleOp module, GlobalMemory &global, HandlerCache &handlers,
+          const RunOptions &options, std::array<int64_t, 3> pid,
+          int32_t linearPid)
+      : module(module), global(global), handlers(handlers), options(options),
+        pid(pid), linearPid(linearPid) {}
 
   // Runs `func` with `args` bound to its entry block arguments.
   Expected<std::vector<Tensor>> call(triton::FuncOp func,
@@ -130,16 +172,23 @@ public:
 private:
   ModuleOp module;
   GlobalMemory &global;
+  HandlerCache &handlers;
   const RunOptions &options;
   std::array<int64_t, 3> pid;
-  int32_t linearPid; // x + X * (y + Y * z): the owner id in Buffer::writer
+  int32_t linearPid; // x + X * (y + Y * z): the program id in race reports
   uint64_t steps = 0;
   std::vector<SharedAlloc> shared;
   // Node-based, so references to values stay valid while regions bind new
   // ones (loops and combine regions run while callers hold operands).
   std::unordered_map<const void *, Tensor> env;
-  llvm::DenseMap<const void *, OpClass> opClasses; // by OperationName
-  OpClass classOf(OperationName name);
+  OpHandler handlerOf(Operation &op) {
+    auto [it, inserted] =
+        handlers.try_emplace(op.getName().getAsOpaquePointer());
+    if (inserted)
+      it->second = classify(op);
+    return it->second;
+  }
+  static OpHandler classify(Operation &op);
   // While a combine region runs on all lines of a reduction at once: the
   // number of lines, which scalar-typed results (constants) take as their
   // shape. 0 otherwise.
@@ -208,20 +257,87 @@ private:
   Expected<std::vector<Tensor>> runRegion(Region &region,
                                           std::vector<Tensor> args);
   Error execOp(Operation &op);
-  Error execArith(Operation &op, llvm::StringRef name);
-  Error execCast(Operation &op, llvm::StringRef name);
-  Error execMath(Operation &op, llvm::StringRef name);
-  Error execTensor(Operation &op, llvm::StringRef name);
-  Error execMemory(Operation &op, llvm::StringRef name);
-  Error execShared(Operation &op, llvm::StringRef name);
-  Error execReduce(Operation &op, bool scan);
-  Error execExtern(Operation &op);
-  Error execInlineAsm(Operation &op);
-  Error execDot(Operation &op);
-  Error execFor(scf::ForOp op);
-  Error execWhile(scf::WhileOp op);
-  Error execIf(scf::IfOp op);
-  Error execBitcast(Operation &op);
+  // Where a memdesc's element `idx` lives in its allocation.
+  static int64_t sharedIndex(const Tensor &md, llvm::ArrayRef<int64_t> idx) {
+    int64_t at = md.offset;
+    for (size_t d = 0; d < idx.size(); ++d)
+      at += idx[d] * md.strides[d];
+    return at;
+  }
+  // The memory of element `e` of the pointer tensor `ptr` (`size` bytes),
+  // or null when the access is misaligned or outside every buffer:
+  // badAccess reports which.
+  uint8_t *locate(const Tensor &ptr, int64_t e, unsigned size) {
+    uint64_t addr = ptr.i[e];
+    return addr % size ? nullptr : global.find(addr, size);
+  }
+  Error badAccess(Operation &op, const Tensor &ptr, int64_t e, unsigned size);
+  Error raceUB(Operation &op, llvm::StringRef kind, const Tensor &ptr,
+               int64_t e, int32_t other, const char *what);
+
+  // The handlers, one per op family (see OpKind); `h` says which op of the
+  // family this is.
+  Error execUnsupported(Operation &op, const OpHandler &h);
+  // ControlFlow.cpp
+  Error execFor(Operation &op, const OpHandler &h);
+  Error execWhile(Operation &op, const OpHandler &h);
+  Error execIf(Operation &op, const OpHandler &h);
+  Error execCall(Operation &op, const OpHandler &h);
+  // ArithOps.cpp
+  Error execConstant(Operation &op, const OpHandler &h);
+  Error execSelect(Operation &op, const OpHandler &h);
+  Error execNegF(Operation &op, const OpHandler &h);
+  Error execCmpI(Operation &op, const OpHandler &h);
+  Error execCmpF(Operation &op, const OpHandler &h);
+  Error execFloatBinary(Operation &op, const OpHandler &h);
+  Error execIntBinary(Operation &op, const OpHandler &h);
+  Error execCast(Operation &op, const OpHandler &h);
+  Error execBitcast(Operation &op, const OpHandler &h);
+  Error execFpToFp(Operation &op, const OpHandler &h);
+  Error execMulhiUI(Operation &op, const OpHandler &h);
+  // MathOps.cpp
+  Error execMathInt(Operation &op, const OpHandler &h);
+  Error execMathUnary(Operation &op, const OpHandler &h);
+  Error execMathFloat(Operation &op, const OpHandler &h);
+  Error execPrecise(Operation &op, const OpHandler &h);
+  Error execClampF(Operation &op, const OpHandler &h);
+  Error execExtern(Operation &op, const OpHandler &h);
+  Error execInlineAsm(Operation &op, const OpHandler &h);
+  // TensorOps.cpp
+  Error execProgramId(Operation &op, const OpHandler &h);
+  Error execMakeRange(Operation &op, const OpHandler &h);
+  Error execSplat(Operation &op, const OpHandler &h);
+  Error execUnsplat(Operation &op, const OpHandler &h);
+  Error execReshape(Operation &op, const OpHandler &h);
+  Error execBroadcast(Operation &op, const OpHandler &h);
+  Error execTrans(Operation &op, const OpHandler &h);
+  Error execJoin(Operation &op, const OpHandler &h);
+  Error execSplit(Operation &op, const OpHandler &h);
+  Error execCat(Operation &op, const OpHandler &h);
+  Error execGather(Operation &op, const OpHandler &h);
+  Error execHistogram(Operation &op, const OpHandler &h);
+  Error execPrint(Operation &op, const OpHandler &h);
+  Error execAssert(Operation &op, const OpHandler &h);
+  Error execPoison(Operation &op, const OpHandler &h);
+  // MemoryOps.cpp
+  Error execMakeTensorPtr(Operation &op, const OpHandler &h);
+  Error execAdvance(Operation &op, const OpHandler &h);
+  Error execAddPtr(Operation &op, const OpHandler &h);
+  Error execPtrCast(Operation &op, const OpHandler &h);
+  Error execLoad(Operation &op, const OpHandler &h);
+  Error execStore(Operation &op, const OpHandler &h);
+  Error execAtomic(Operation &op, const OpHandler &h);
+  // SharedMemoryOps.cpp
+  Error execOrdering(Operation &op, const OpHandler &h);
+  Error execDotWait(Operation &op, const OpHandler &h);
+  Error execLocalAlloc(Operation &op, const OpHandler &h);
+  Error execMemDescView(Operation &op, const OpHandler &h);
+  Error execLocalLoad(Operation &op, const OpHandler &h);
+  Error execLocalStore(Operation &op, const OpHandler &h);
+  Error execAsyncCopy(Operation &op, const OpHandler &h);
+  // ReductionOps.cpp
+  Error execReduce(Operation &op, const OpHandler &h);
+  Error execDot(Operation &op, const OpHandler &h);
 };
 
 } // namespace tgpu::cpu::detail

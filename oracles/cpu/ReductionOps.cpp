@@ -8,11 +8,9 @@ using namespace mlir;
 
 namespace tgpu::cpu::detail {
 
-//===----------------------------------------------------------------------===//
-// Reductions, scans and dots
-//===----------------------------------------------------------------------===//
-
-Error Program::execReduce(Operation &op, bool scan) {
+// tt.reduce, tt.scan.
+Error Program::execReduce(Operation &op, const OpHandler &h) {
+  bool scan = h.kind == OpKind::Scan;
   int axis = int(op.getAttrOfType<IntegerAttr>("axis").getInt());
   bool reverse = scan && op.getAttrOfType<BoolAttr>("reverse") &&
                  op.getAttrOfType<BoolAttr>("reverse").getValue();
@@ -87,8 +85,9 @@ bool Program::isLaneWise(Region &region) {
   if (!region.hasOneBlock())
     return false;
   for (Operation &op : region.front().without_terminator()) {
-    OpClass c = classOf(op.getName());
-    if ((c != OpClass::Arith && c != OpClass::Cast) || op.getNumRegions() ||
+    OpKind kind = handlerOf(op).kind;
+    if (kind < OpKind::FirstArith || kind > OpKind::LastArith ||
+        op.getNumRegions() ||
         op.getNumResults() != 1 || isa<ShapedType>(op.getResult(0).getType()))
       return false;
   }
@@ -154,7 +153,8 @@ Error Program::combineLanes(Operation &op, bool scan, bool reverse,
   return Error::success();
 }
 
-Error Program::execDot(Operation &op) {
+// tt.dot, ttng.warp_group_dot.
+Error Program::execDot(Operation &op, const OpHandler &) {
   const Tensor &a = get(op.getOperand(0)), &b = get(op.getOperand(1)),
                &c = get(op.getOperand(2));
   // Operands may be memdescs (warp_group_dot): read them out first.
@@ -172,10 +172,7 @@ Error Program::execDot(Operation &op) {
     SharedAlloc &al = shared[t.alloc];
     IndexWalker walk(t.shape);
     for (int64_t k = 0; k < r.numel(); ++k, walk.next()) {
-      llvm::ArrayRef<int64_t> idx = walk.get();
-      int64_t at = t.offset;
-      for (size_t d = 0; d < idx.size(); ++d)
-        at += idx[d] * t.strides[d];
+      int64_t at = sharedIndex(t, walk.get());
       if (!al.written[at] && !unwritten) {
         unwritten = true;
         unwrittenAt = k;

@@ -6,14 +6,21 @@
 
 #include "Values.h"
 
-#include "llvm/Support/Error.h"
-
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 namespace tgpu::cpu::detail {
+
+inline uint64_t loadBits(const uint8_t *p, unsigned size) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, size);
+  return v;
+}
+
+inline void storeBits(uint8_t *p, uint64_t v, unsigned size) { std::memcpy(p, &v, size); }
 
 // Buffer k lives at (k + 1) << 40: no pointer arithmetic inside a kernel can
 // walk from one buffer into another.
@@ -46,38 +53,74 @@ public:
 
   // A program other than `self` that stored one of the `size` bytes at
   // `addr`, or -1.
-  int32_t otherStorer(uint64_t addr, unsigned size, int32_t self);
+  int32_t otherStorer(uint64_t addr, unsigned size, int32_t self) {
+    Buffer *b = bufferOf(addr);
+    if (!b || !b->lastStore)
+      return -1;
+    const uint32_t *last = b->lastStore.get() + (addr - b->base);
+    for (unsigned j = 0; j < size; ++j) {
+      int32_t w = storeProgram[last[j]];
+      if (w >= 0 && w != self)
+        return w;
+    }
+    return -1;
+  }
   // Starts a tt.store execution of program `self`; returns its serial
   // number for recordStore.
   uint32_t beginStore(int32_t self) {
     storeProgram.push_back(self);
     return uint32_t(storeProgram.size() - 1);
   }
-  enum class Clash { None, SameStore, OtherProgram };
+  enum class Clash { None, SameStore, OtherProgram, NoShadow };
   // Records that store `serial` of program `self` writes `bits` to the
   // `size` bytes at `addr` (`where`, not yet written). Rewriting the bytes
   // that are there clashes with nothing; otherwise the first byte that
   // another element of the same store wrote is SameStore (the GPU's threads
   // store at once, and which lands is not defined unless they agree), and
   // one another program stored is OtherProgram (a race with `other`).
-  llvm::Expected<Clash> recordStore(uint64_t addr, const uint8_t *where,
-                                    uint64_t bits, unsigned size,
-                                    uint32_t serial, int32_t self,
-                                    int32_t &other);
+  // NoShadow: no memory for the buffer's race shadow.
+  Clash recordStore(uint64_t addr, const uint8_t *where,
+                    uint64_t bits, unsigned size, uint32_t serial,
+                    int32_t self, int32_t &other) {
+    Buffer *b = bufferOf(addr);
+    if (!b)
+      return Clash::None;
+    if (!b->lastStore && !allocateShadow(*b))
+      return Clash::NoShadow;
+    uint32_t *last = b->lastStore.get() + (addr - b->base);
+    bool same = loadBits(where, size) == maskBits(bits, size * 8);
+    for (unsigned j = 0; j < size; ++j) {
+      if (!same && last[j] == serial)
+        return Clash::SameStore;
+      int32_t w = storeProgram[last[j]];
+      if (!same && w >= 0 && w != self) {
+        other = w;
+        return Clash::OtherProgram;
+      }
+      last[j] = serial;
+    }
+    return Clash::None;
+  }
 
 private:
   struct Buffer {
     uint64_t base;
     std::vector<uint8_t> *bytes;
     // Which tt.store execution last wrote each byte (0: none; see
-    // storeProgram), made on the buffer's first store. calloc: pages
-    // nothing writes are never touched.
+    // storeProgram), made on the buffer's first store.
     std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr, &std::free};
   };
   std::vector<Buffer> buffers;
   // The program of each tt.store execution (index: its serial number).
   std::vector<int32_t> storeProgram = {-1};
 
+  // Makes b's shadow on its first store; false when out of memory.
+  static bool allocateShadow(Buffer &b) {
+    // calloc: pages nothing writes are never touched.
+    b.lastStore.reset(static_cast<uint32_t *>(
+        std::calloc(std::max<size_t>(1, b.bytes->size()), sizeof(uint32_t))));
+    return b.lastStore != nullptr;
+  }
   Buffer *bufferOf(uint64_t addr) {
     uint64_t k = addr >> 40;
     return k == 0 || k > buffers.size() ? nullptr : &buffers[k - 1];
@@ -90,14 +133,6 @@ struct SharedAlloc {
   std::vector<double> f;
   std::vector<bool> written;
 };
-
-inline uint64_t loadBits(const uint8_t *p, unsigned size) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, size);
-  return v;
-}
-
-inline void storeBits(uint8_t *p, uint64_t v, unsigned size) { std::memcpy(p, &v, size); }
 
 inline double floatFromBits(uint64_t bits, ScalarKind k) {
   switch (k) {
