@@ -1,4 +1,4 @@
-// Speed of the CPU reference oracle: the goal is >= 50 M element-ops
+// Speed of the CPU reference oracle: the goal is >= 50 M element-ops
 // per second per core on a vector add. Counters: element-ops = tensor ops
 // executed x elements each (the vector add runs 15 tensor ops per element).
 #include "Interpreter.h"
