@@ -26,6 +26,92 @@ bool powersOfTwo(llvm::ArrayRef<int64_t> shape) {
   return !shape.empty();
 }
 
+//===----------------------------------------------------------------------===//
+// Plain values
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::vector<unsigned> u32(const std::vector<int64_t> &v) {
+  return std::vector<unsigned>(v.begin(), v.end());
+}
+
+std::vector<layout::LinearLayout::Basis> bases32(const Bases &b) {
+  std::vector<layout::LinearLayout::Basis> r;
+  for (const auto &basis : b)
+    r.push_back(layout::LinearLayout::Basis(basis.begin(), basis.end()));
+  return r;
+}
+
+layout::CGALayout cgaOf(const LayoutSpec &s) {
+  return layout::CGALayout{bases32(s.cga)};
+}
+
+} // namespace
+
+llvm::Expected<layout::Encoding> toEncoding(const LayoutSpec &s) {
+  using namespace layout;
+  auto parentOf = [&]() -> llvm::Expected<std::shared_ptr<Encoding>> {
+    llvm::Expected<Encoding> p = toEncoding(*s.parent);
+    if (!p)
+      return p.takeError();
+    return std::make_shared<Encoding>(std::move(*p));
+  };
+  switch (s.kind) {
+  case LayoutKind::Blocked:
+    return Encoding(BlockedEncoding{u32(s.sizePerThread), u32(s.threadsPerWarp),
+                                    u32(s.warpsPerCTA), u32(s.order), cgaOf(s)});
+  case LayoutKind::Slice: {
+    auto parent = parentOf();
+    if (!parent)
+      return parent.takeError();
+    return Encoding(SliceEncoding{unsigned(s.dim), std::move(*parent)});
+  }
+  case LayoutKind::Linear: {
+    // Out dim sizes read back from the bases, as from the attribute.
+    auto l = LinearLayout::create({{"register", bases32(s.reg)},
+                                   {"lane", bases32(s.lane)},
+                                   {"warp", bases32(s.warp)},
+                                   {"block", bases32(s.block)}},
+                                  standardOutDimNames(unsigned(s.rank)));
+    if (!l)
+      return l.takeError();
+    return Encoding(LinearEncoding{std::move(*l)});
+  }
+  case LayoutKind::NvidiaMma:
+    return Encoding(NvidiaMmaEncoding{unsigned(s.versionMajor),
+                                      unsigned(s.versionMinor), u32(s.warpsPerCTA),
+                                      u32(s.instrShape), cgaOf(s)});
+  case LayoutKind::DotOperand: {
+    auto parent = parentOf();
+    if (!parent)
+      return parent.takeError();
+    return Encoding(
+        DotOperandEncoding{unsigned(s.opIdx), std::move(*parent), unsigned(s.kWidth)});
+  }
+  case LayoutKind::SwizzledShared:
+    return Encoding(SwizzledSharedEncoding{unsigned(s.vec), unsigned(s.perPhase),
+                                           unsigned(s.maxPhase), u32(s.order),
+                                           cgaOf(s)});
+  case LayoutKind::NVMMAShared:
+    return Encoding(NVMMASharedEncoding{unsigned(s.swizzle), s.transposed,
+                                        unsigned(s.bits), s.fp4Padded,
+                                        unsigned(s.rank), cgaOf(s)});
+  case LayoutKind::SharedLinear: {
+    auto l = LinearLayout::create(
+        {{"offset", bases32(s.offset)}, {"block", bases32(s.block)}},
+        standardOutDimNames(unsigned(s.rank)));
+    if (!l)
+      return l.takeError();
+    return Encoding(SharedLinearEncoding{std::move(*l), unsigned(s.alignment)});
+  }
+  case LayoutKind::Other:
+    break;
+  }
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "not a layout description");
+}
+
 namespace draw {
 namespace {
 
@@ -89,6 +175,15 @@ void linearBases(ChoiceSource &c, llvm::ArrayRef<int64_t> shape, int laneBits,
   warp.assign(all.begin() + regBits + laneBits, all.end());
 }
 
+Bases basesOf(const layout::LinearLayout &l, llvm::StringRef inDim) {
+  Bases b;
+  for (int i = 0; i < l.getInDimSizeLog2(inDim); ++i) {
+    layout::LinearLayout::Basis basis = l.getBasis(inDim, i);
+    b.push_back(std::vector<int64_t>(basis.begin(), basis.end()));
+  }
+  return b;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -140,6 +235,24 @@ LayoutSpec linear(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
   s.rank = shape.size();
   linearBases(c, shape, 5, log2Of(numWarps), /*spareRegs=*/true, /*swizzle=*/false,
               s.reg, s.lane, s.warp);
+  return s;
+}
+
+llvm::Expected<LayoutSpec> linearOf(const LayoutSpec &of,
+                                    llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<layout::Encoding> e = toEncoding(of);
+  if (!e)
+    return e.takeError();
+  llvm::Expected<layout::LinearLayout> l = layout::toLinearLayout(shape, *e);
+  if (!l)
+    return l.takeError();
+  LayoutSpec s;
+  s.kind = LayoutKind::Linear;
+  s.rank = shape.size();
+  s.reg = basesOf(*l, "register");
+  s.lane = basesOf(*l, "lane");
+  s.warp = basesOf(*l, "warp");
+  s.block = basesOf(*l, "block");
   return s;
 }
 
@@ -241,7 +354,8 @@ bool nvmmaSwizzleFits(llvm::ArrayRef<int64_t> shape, const LayoutSpec &s) {
   return contiguous >= 8 * s.swizzle / s.bits && rows >= 8;
 }
 
-LayoutSpec nvmmaShared(ChoiceSource &c, llvm::ArrayRef<int64_t> shape) {
+LayoutSpec nvmmaShared(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
+                       bool transposedSwizzles) {
   LayoutSpec s;
   s.kind = LayoutKind::NVMMAShared;
   static const int64_t bitsChoices[] = {8, 16, 32};
@@ -249,7 +363,7 @@ LayoutSpec nvmmaShared(ChoiceSource &c, llvm::ArrayRef<int64_t> shape) {
   s.rank = shape.size();
   static const int64_t swizzles[] = {0, 32, 64, 128};
   s.swizzle = swizzles[c.below(4)];
-  s.transposed = s.swizzle == 0 && c.coin();
+  s.transposed = (s.swizzle == 0 || transposedSwizzles) && c.coin();
   if (s.swizzle && !nvmmaSwizzleFits(shape, s))
     s.swizzle = 0;
   return s;
@@ -376,6 +490,62 @@ LayoutSpec anyLayout(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
   }
   }
   return blocked(c, rank, numWarps);
+}
+
+llvm::Expected<LayoutSpec> anyDistributed(ChoiceSource &c, unsigned rank,
+                                          unsigned numWarps, unsigned maxCTAs,
+                                          int depth) {
+  // Every blocked layout over a CGA of 1..maxCTAs CTAs; wgmma half the time
+  // it can be.
+  auto blockedOverCGA = [&] {
+    LayoutSpec s = blocked(c, rank, numWarps);
+    s.cga = cgaBases(c, rank, 1u << c.below(log2Of(maxCTAs) + 1));
+    return s;
+  };
+  auto mma = [&] {
+    if (rank == 2 && numWarps >= 4 && c.coin())
+      return mmaV3(c, numWarps);
+    return mmaV2(c, rank, {}, numWarps);
+  };
+  switch (c.below(depth < 1 ? 5 : 3)) {
+  case 1:
+    if (rank == 2 || rank == 3)
+      return mma();
+    [[fallthrough]];
+  case 2:
+    // A dot operand of rank 4 has a blocked parent (no mma of rank 4).
+    if (rank >= 2) {
+      unsigned opIdx = c.below(2);
+      return dotOperand(c, opIdx, c.coin() || rank > 3 ? blockedOverCGA() : mma());
+    }
+    break;
+  case 3:
+    return anySlice(c, rank, numWarps, maxCTAs, depth);
+  case 4: {
+    llvm::Expected<LayoutSpec> of =
+        anyDistributed(c, rank, numWarps, maxCTAs, depth + 1);
+    if (!of)
+      return of.takeError();
+    std::vector<int64_t> shape;
+    for (unsigned d = 0; d < rank; ++d)
+      shape.push_back(int64_t(1) << c.below(7));
+    return linearOf(*of, shape);
+  }
+  default:
+    break;
+  }
+  return blockedOverCGA();
+}
+
+llvm::Expected<LayoutSpec> anySlice(ChoiceSource &c, unsigned rank,
+                                    unsigned numWarps, unsigned maxCTAs,
+                                    int depth) {
+  unsigned dim = c.below(rank + 1);
+  llvm::Expected<LayoutSpec> parent =
+      anyDistributed(c, rank + 1, numWarps, maxCTAs, depth + 1);
+  if (!parent)
+    return parent.takeError();
+  return sliceOf(dim, std::move(*parent));
 }
 
 } // namespace draw

@@ -1,21 +1,28 @@
 // Random ttg layouts, drawn once for every client.
 //
 // A layout is drawn as a plain description (LayoutSpec) from a ChoiceSource;
-// the program generator and the layout fuzzer (fuzz/generator/
-// RandomLayouts.h) build ttg attributes or print attribute text, valid or
-// broken on purpose, from ByteSource's bytes.
+// each client turns the description into what it needs:
+//   - the program generator and the layout fuzzer (fuzz/generator/
+//     RandomLayouts.h) build ttg attributes or print attribute text, valid
+//     or broken on purpose, from ByteSource's bytes;
+//   - the property tests (properties/EncodingGenerators.h) take the plain
+//     tgpu::layout::Encoding (toEncoding) from RapidCheck's choices.
 // How each kind is drawn lives here and only here: a new encoding kind is a
-// draw function below (with its fields in LayoutSpec) that the mixtures
-// offer; RandomLayouts.cpp then builds and prints it. The fuzz side's draws
-// must keep their order (LayoutSpecs.cpp says why).
+// draw function below (with its fields in LayoutSpec and its case in
+// toEncoding) that the mixtures offer; RandomLayouts.cpp then builds and
+// prints it. The fuzz side's draws must keep their order (LayoutSpecs.cpp
+// says why).
 //
-// Nothing here needs MLIR.
+// Nothing here needs MLIR (the library links TGPULayout only).
 #ifndef TGPU_FUZZ_LAYOUTGEN_LAYOUTSPECS_H
 #define TGPU_FUZZ_LAYOUTGEN_LAYOUTSPECS_H
 
 #include "ChoiceSource.h"
 
+#include "tgpu/Layout/Encodings.h"
+
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <memory>
@@ -60,6 +67,11 @@ int log2Of(int64_t v);
 // below that take a tensor shape are made for.
 bool powersOfTwo(llvm::ArrayRef<int64_t> shape);
 
+// The plain value of a valid description (legacy CTA fields mean one CTA).
+// An error only for a #ttg.linear / #ttg.shared_linear whose bases are not
+// onto their dims.
+llvm::Expected<layout::Encoding> toEncoding(const LayoutSpec &s);
+
 namespace draw {
 
 //===----------------------------------------------------------------------===//
@@ -87,6 +99,11 @@ LayoutSpec blockedInCluster(ChoiceSource &c, unsigned rank, unsigned numWarps,
 // XOR mixing of bases within a dim (which keeps every element covered).
 LayoutSpec linear(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
                   unsigned numWarps);
+
+// The layout of tensors of `shape` in the valid layout `of`, written out as
+// #ttg.linear bases (an error only when `of` does not convert).
+llvm::Expected<LayoutSpec> linearOf(const LayoutSpec &of,
+                                    llvm::ArrayRef<int64_t> shape);
 
 // nvidia_mma v2 (mma.sync) of rank 2 or 3: warps spread over M and N (and,
 // for rank 3, the batch dim). Given a `fitShape` of that rank, it prefers to
@@ -121,8 +138,10 @@ LayoutSpec swizzledShared(ChoiceSource &c, unsigned rank);
 
 // nvmma_shared for a buffer of `shape`: element width 8 / 16 / 32, swizzle
 // 0 / 32 / 64 / 128 bytes where it fits the shape (nvmmaSwizzleFits), else
-// none. Transposed only unswizzled.
-LayoutSpec nvmmaShared(ChoiceSource &c, llvm::ArrayRef<int64_t> shape);
+// none. Transposed only unswizzled unless `transposedSwizzles` (off on the
+// fuzz side, whose byte mapping predates the option).
+LayoutSpec nvmmaShared(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
+                       bool transposedSwizzles = false);
 
 // Whether the swizzle of `s` fits a buffer of `shape`: the TMA box's
 // contiguous dim (the last, or the first when transposed; at most 256) holds
@@ -162,6 +181,22 @@ LayoutSpec programSharedLayout(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
 // module's CTA count the layout needs (1 but for a CGA).
 LayoutSpec anyLayout(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
                      unsigned numWarps, unsigned &numCTAs);
+
+// Any distributed layout of `rank` (1..4), for tensors of any shape (no
+// shape to fit; the property tests' mixture): blocked over a CGA of 1 up to
+// `maxCTAs` (a power of two) CTAs, nvidia_mma v2 / v3 (rank 2, 3), dot_op of
+// those (rank >= 2), and while `depth` < 1 also slice of a layout of
+// rank + 1 (anySlice) and linear (linearOf another such layout at a random
+// shape of up to 64 per dim). An error only when a conversion for linear
+// fails.
+llvm::Expected<LayoutSpec> anyDistributed(ChoiceSource &c, unsigned rank,
+                                          unsigned numWarps, unsigned maxCTAs = 4,
+                                          int depth = 0);
+
+// A slice of rank `rank` of anyDistributed(rank + 1, depth + 1).
+llvm::Expected<LayoutSpec> anySlice(ChoiceSource &c, unsigned rank,
+                                    unsigned numWarps, unsigned maxCTAs = 4,
+                                    int depth = 0);
 
 } // namespace draw
 } // namespace tgpu::gen
