@@ -1,7 +1,10 @@
 // Properties of the ttg layout attributes as text: random valid attributes
-// print and re-parse to themselves; random malformed ones are rejected with a
-// diagnostic and never crash; the legacy CTA fields read as the CGALayout
-// bases computed here by a second, independent construction.
+// (drawn by the fuzzers' layout generator, fuzz/layoutgen) print and re-parse
+// to themselves; random malformed ones are rejected with a diagnostic and
+// never crash; the legacy CTA fields read as the CGALayout bases computed
+// here by a second, independent construction.
+#include "LayoutSpecs.h"
+
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -15,6 +18,7 @@
 
 using namespace mlir;
 using namespace mlir::triton::gpu;
+namespace gen = ::tgpu::gen;
 
 namespace {
 
@@ -22,7 +26,7 @@ class LayoutText : public ::testing::Test {
 protected:
   LayoutText() {
     DialectRegistry registry;
-    tgpu::registerAllDialects(registry);
+    mlir::tgpu::registerAllDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
   }
@@ -44,7 +48,7 @@ protected:
     return out;
   }
 
-  static std::string list(const std::vector<unsigned> &v) {
+  template <typename T> static std::string list(const std::vector<T> &v) {
     std::ostringstream os;
     os << "[";
     for (size_t i = 0; i < v.size(); ++i)
@@ -58,6 +62,17 @@ protected:
   std::mt19937 rng{20261122};
 };
 
+// The layout generator's choices from a fixed-seed generator: the same
+// layouts on every run.
+class RngChoices final : public gen::ChoiceSource {
+public:
+  explicit RngChoices(std::mt19937 &rng) : rng(rng) {}
+  uint64_t below(uint64_t n) override { return n <= 1 ? 0 : rng() % n; }
+
+private:
+  std::mt19937 &rng;
+};
+
 // Splits 2^log2Total into `rank` powers of two.
 std::vector<unsigned> splitPow2(std::mt19937 &rng, unsigned log2Total, unsigned rank) {
   std::vector<unsigned> parts(rank, 1);
@@ -67,18 +82,14 @@ std::vector<unsigned> splitPow2(std::mt19937 &rng, unsigned log2Total, unsigned 
 }
 
 TEST_F(LayoutText, RandomBlockedLayoutsRoundTrip) {
+  RngChoices choices(rng);
   for (int iter = 0; iter < 500; ++iter) {
-    unsigned rank = 1 + rng() % 4;
-    std::vector<unsigned> spt(rank), order(rank);
-    for (unsigned d = 0; d < rank; ++d) {
-      spt[d] = 1u << (rng() % 4);
-      order[d] = d;
-    }
-    std::shuffle(order.begin(), order.end(), rng);
-    std::string text = "#ttg.blocked<{sizePerThread = " + list(spt) +
-                       ", threadsPerWarp = " + list(splitPow2(rng, 5, rank)) +
-                       ", warpsPerCTA = " + list(splitPow2(rng, rng() % 4, rank)) +
-                       ", order = " + list(order) + "}>";
+    unsigned rank = 1 + choices.below(4);
+    gen::LayoutSpec s = gen::draw::blocked(choices, rank, 1u << choices.below(4));
+    std::string text = "#ttg.blocked<{sizePerThread = " + list(s.sizePerThread) +
+                       ", threadsPerWarp = " + list(s.threadsPerWarp) +
+                       ", warpsPerCTA = " + list(s.warpsPerCTA) +
+                       ", order = " + list(s.order) + "}>";
     Attribute attr = parse(text);
     ASSERT_TRUE(attr) << text << "\n" << diagnostics;
     EXPECT_EQ(print(attr), text);
@@ -87,11 +98,13 @@ TEST_F(LayoutText, RandomBlockedLayoutsRoundTrip) {
 }
 
 TEST_F(LayoutText, RandomSwizzledSharedRoundTripAndRejectZero) {
+  RngChoices choices(rng);
   for (int iter = 0; iter < 300; ++iter) {
-    unsigned vec = 1u << (rng() % 4), perPhase = 1u << (rng() % 4), maxPhase = 1u << (rng() % 4);
-    std::string text = "#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-                       ", perPhase = " + std::to_string(perPhase) +
-                       ", maxPhase = " + std::to_string(maxPhase) + ", order = [1, 0]}>";
+    gen::LayoutSpec s = gen::draw::swizzledShared(choices, 2);
+    std::string text = "#ttg.swizzled_shared<{vec = " + std::to_string(s.vec) +
+                       ", perPhase = " + std::to_string(s.perPhase) +
+                       ", maxPhase = " + std::to_string(s.maxPhase) +
+                       ", order = " + list(s.order) + "}>";
     Attribute attr = parse(text);
     ASSERT_TRUE(attr) << text << "\n" << diagnostics;
     EXPECT_EQ(print(attr), text);

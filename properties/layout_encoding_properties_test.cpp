@@ -76,7 +76,7 @@ RC_GTEST_PROP(EncodingLaws, DistributedLayoutsCoverEveryElement,
 
 RC_GTEST_PROP(EncodingLaws, BlockedMatchesItsClosedFormula, ()) {
   unsigned rank = *rc::gen::inRange(1u, 4u);
-  BlockedEncoding b = *genBlocked(rank, /*withCGA=*/false);
+  BlockedEncoding b = *genBlocked(rank);
   std::vector<int64_t> shape = *genShape(rank);
   LinearLayout l = ok(toLinearLayout(shape, Encoding(b)));
   // Element of (register r, lane, warp): the tile of spt x tpw x wpc repeats

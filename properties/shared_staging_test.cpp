@@ -63,8 +63,9 @@ void checkVectorRuns(const LinearLayout &toOffset, int vec) {
 RC_GTEST_PROP(SharedStaging, BijectiveAlignedAndSourceConflictFree, ()) {
   const unsigned rank = *rc::gen::inRange(1u, 4u);
   const auto shape = *genShape(rank, 0, 12 / rank);
-  const LinearLayout src = layoutOf(*genDistributed(rank), shape);
-  const LinearLayout dst = layoutOf(*genDistributed(rank), shape);
+  const unsigned numWarps = *genNumWarps();
+  const LinearLayout src = layoutOf(*genDistributed(rank, numWarps, 1), shape);
+  const LinearLayout dst = layoutOf(*genDistributed(rank, numWarps, 1), shape);
   RC_PRE(src.getInDimSize("warp") == dst.getInDimSize("warp") &&
          src.getInDimSize("block") == 1 && dst.getInDimSize("block") == 1);
   const int bytes = *rc::gen::element(1, 2, 4, 8);

@@ -2,9 +2,13 @@
 // mutations of the bytes steer every decision, and a shorter input still makes
 // a complete program (an exhausted source answers 0, the first choice). The
 // CLI makes the byte string from a seed (fromSeed), so one code path serves
-// both.
+// both. The helpers (range, coin, chance, weighted, pick) are
+// ChoiceSource's, so the layout generator draws from these bytes exactly as
+// the rest of the program generator does.
 #ifndef TGPU_FUZZ_GENERATOR_BYTESOURCE_H
 #define TGPU_FUZZ_GENERATOR_BYTESOURCE_H
+
+#include "../layoutgen/ChoiceSource.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -14,7 +18,7 @@
 
 namespace tgpu::gen {
 
-class ByteSource {
+class ByteSource final : public ChoiceSource {
 public:
   explicit ByteSource(llvm::ArrayRef<uint8_t> bytes) : bytes(bytes) {}
 
@@ -37,7 +41,7 @@ public:
   size_t consumed() const { return pos; }
 
   // A uniform-ish value in [0, n) (n >= 1), from as few bytes as cover n.
-  uint64_t below(uint64_t n) {
+  uint64_t below(uint64_t n) override {
     if (n <= 1)
       return 0;
     uint64_t v = 0;
@@ -45,38 +49,11 @@ public:
       v = (v << 8) | nextByte();
     return v % n;
   }
-  // In [lo, hi].
-  int64_t range(int64_t lo, int64_t hi) {
-    if (hi <= lo)
-      return lo;
-    return lo + int64_t(below(uint64_t(hi - lo) + 1));
-  }
-  bool coin() { return below(2) == 1; }
-  // True with probability about num/den.
-  bool chance(unsigned num, unsigned den) { return below(den) < num; }
   uint64_t bits64() {
     uint64_t v = 0;
     for (int i = 0; i < 8; ++i)
       v = (v << 8) | nextByte();
     return v;
-  }
-  // An index chosen with the given weights (all zero: 0).
-  size_t weighted(llvm::ArrayRef<unsigned> weights) {
-    uint64_t total = 0;
-    for (unsigned w : weights)
-      total += w;
-    if (total == 0)
-      return 0;
-    uint64_t r = below(total);
-    for (size_t i = 0; i < weights.size(); ++i) {
-      if (r < weights[i])
-        return i;
-      r -= weights[i];
-    }
-    return weights.size() - 1;
-  }
-  template <typename T> const T &pick(llvm::ArrayRef<T> items) {
-    return items[below(items.size())];
   }
 
 private:

@@ -1,17 +1,15 @@
-// Random ttg layouts (see RandomLayouts.h).
+// Random ttg layouts for the fuzz side (see RandomLayouts.h).
 //
-// A layout is first drawn as a plain description (Spec), then either built as
-// an attribute (randomDistributedLayout) or printed as text, where a
+// The layouts are drawn as plain descriptions by the shared layout generator
+// (fuzz/layoutgen/LayoutSpecs.h); here they are built as attributes
+// (randomDistributedLayout, randomSharedLayout) or printed as text, where a
 // malformed variant changes the description or the text in one known way.
 #include "RandomLayouts.h"
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
-#include "llvm/Support/MathExtras.h"
-
 #include <algorithm>
 #include <memory>
-#include <numeric>
 #include <vector>
 
 using namespace mlir;
@@ -20,231 +18,14 @@ using namespace mlir::triton::gpu;
 namespace tgpu::gen {
 namespace {
 
-using Bases = std::vector<std::vector<int64_t>>;
-
-int log2Of(int64_t v) {
-  return v > 0 && llvm::isPowerOf2_64(uint64_t(v)) ? int(llvm::Log2_64(uint64_t(v)))
-                                                    : -1;
-}
-
-bool powersOfTwo(llvm::ArrayRef<int64_t> shape) {
-  for (int64_t s : shape)
-    if (log2Of(s) < 0 || s > (int64_t(1) << 30))
-      return false;
-  return !shape.empty();
-}
-
-// `log2Total` doublings spread over `rank` dims at random.
-std::vector<int64_t> split(ByteSource &src, unsigned rank, int log2Total) {
-  std::vector<int64_t> v(rank, 1);
-  for (int i = 0; i < log2Total && rank; ++i)
-    v[src.below(rank)] *= 2;
-  return v;
-}
-
-std::vector<int64_t> permutation(ByteSource &src, unsigned rank) {
-  std::vector<int64_t> order(rank);
-  std::iota(order.begin(), order.end(), 0);
-  for (unsigned i = rank; i > 1; --i)
-    std::swap(order[i - 1], order[src.below(i)]);
-  return order;
-}
-
-//===----------------------------------------------------------------------===//
-// Descriptions
-//===----------------------------------------------------------------------===//
-
-// Every field any layout has; a kind reads the ones it needs. Values are
-// int64 so a malformed variant can hold anything.
-struct Spec {
-  LayoutKind kind = LayoutKind::Blocked;
-  std::vector<int64_t> sizePerThread, threadsPerWarp, warpsPerCTA, order,
-      instrShape;
-  Bases cga, reg, lane, warp, block, offset;
-  bool legacyCTA = false; // CTAsPerCGA / CTASplitNum / CTAOrder instead
-  int64_t versionMajor = 2, versionMinor = 0, dim = 0, opIdx = 0, kWidth = 0,
-          vec = 1, perPhase = 1, maxPhase = 1, swizzle = 0, bits = 16,
-          rank = 2, alignment = 16;
-  bool transposed = false, fp4Padded = false;
-  std::shared_ptr<Spec> parent;
-};
-
-// Blocked: sizePerThread 1..8 per dim (often more than the shape), 32 lanes
-// and `numWarps` warps spread over the dims, a random order.
-Spec blocked(ByteSource &src, unsigned rank, unsigned numWarps) {
-  Spec s;
-  s.kind = LayoutKind::Blocked;
-  for (unsigned d = 0; d < rank; ++d)
-    s.sizePerThread.push_back(int64_t(1) << src.below(4));
-  s.threadsPerWarp = split(src, rank, 5);
-  s.warpsPerCTA = split(src, rank, log2Of(numWarps));
-  s.order = permutation(src, rank);
-  return s;
-}
-
-// The CGA layout of `numCTAs` CTAs: each CTA bit splits a dim (the next
-// power of two along it) or repeats the data (a zero basis), so the block
-// bases are onto their dims as the conversion requires.
-Bases cgaBases(ByteSource &src, unsigned rank, unsigned numCTAs) {
-  Bases b;
-  std::vector<int64_t> next(rank, 1);
-  for (unsigned c = 1; c < numCTAs; c *= 2) {
-    std::vector<int64_t> basis(rank, 0);
-    if (!src.chance(1, 4)) {
-      unsigned d = src.below(rank);
-      basis[d] = next[d];
-      next[d] *= 2;
-    }
-    b.push_back(basis);
-  }
-  return b;
-}
-
-// Linear: the tensor's index bits dealt to distinct random register / lane /
-// warp slots (registers as many as needed, sometimes one or two more when
-// `spareRegs`), zero bases in the spare slots, then XOR mixing of bases
-// (b_j ^= b_i keeps their span, so every element stays covered), across
-// dims only when `swizzle` (shared layouts).
-void linearBases(ByteSource &src, llvm::ArrayRef<int64_t> shape, int laneBits,
-                 int warpBits, bool spareRegs, bool swizzle, Bases &reg,
-                 Bases &lane, Bases &warp) {
-  unsigned rank = shape.size();
-  std::vector<std::pair<unsigned, int>> bits; // (dim, bit)
-  for (unsigned d = 0; d < rank; ++d)
-    for (int b = 0; (int64_t(1) << b) < shape[d]; ++b)
-      bits.push_back({d, b});
-  int regBits = std::max<int>(0, int(bits.size()) - laneBits - warpBits) +
-                (spareRegs && src.chance(1, 4) ? int(src.below(3)) : 0);
-  int slots = regBits + laneBits + warpBits;
-  std::vector<int> slot(slots);
-  std::iota(slot.begin(), slot.end(), 0);
-  for (int i = slots; i > 1; --i)
-    std::swap(slot[i - 1], slot[src.below(i)]);
-  Bases all(slots, std::vector<int64_t>(rank, 0));
-  for (size_t t = 0; t < bits.size(); ++t)
-    all[slot[t]][bits[t].first] = int64_t(1) << bits[t].second;
-  // A distributed linear layout whose basis moves along two dims is invalid
-  // (Triton 3.6 rejects it).
-  auto dimOf = [&](const std::vector<int64_t> &b) {
-    int d = -1;
-    for (unsigned k = 0; k < rank; ++k)
-      if (b[k])
-        d = int(k);
-    return d;
-  };
-  for (int m = src.below(slots + 1); m > 0 && slots > 1; --m) {
-    int i = src.below(slots), j = src.below(slots);
-    int di = dimOf(all[i]), dj = dimOf(all[j]);
-    if (i != j && (swizzle || di < 0 || dj < 0 || di == dj))
-      for (unsigned d = 0; d < rank; ++d)
-        all[j][d] ^= all[i][d];
-  }
-  reg.assign(all.begin(), all.begin() + regBits);
-  lane.assign(all.begin() + regBits, all.begin() + regBits + laneBits);
-  warp.assign(all.begin() + regBits + laneBits, all.end());
-}
-
-Spec linear(ByteSource &src, llvm::ArrayRef<int64_t> shape, unsigned numWarps) {
-  Spec s;
-  s.kind = LayoutKind::Linear;
-  s.rank = shape.size();
-  linearBases(src, shape, 5, log2Of(numWarps), /*spareRegs=*/true, /*swizzle=*/false, s.reg,
-              s.lane, s.warp);
-  return s;
-}
-
-// mma.sync (v2): warps spread over M and N (and a batch dim for rank 3),
-// preferring to keep each warp's 16 x 8 tile inside the shape.
-Spec mmaV2(ByteSource &src, llvm::ArrayRef<int64_t> shape, unsigned numWarps) {
-  Spec s;
-  s.kind = LayoutKind::NvidiaMma;
-  unsigned rank = shape.size();
-  s.versionMajor = 2;
-  s.warpsPerCTA.assign(rank, 1);
-  int64_t tile[2] = {16, 8};
-  for (int w = log2Of(numWarps); w > 0; --w) {
-    unsigned d = rank - 2 + src.below(2);
-    for (unsigned k = 0; k < 2; ++k) {
-      unsigned dk = rank - 2 + k;
-      if (s.warpsPerCTA[d] * tile[d - (rank - 2)] * 2 > shape[d] &&
-          s.warpsPerCTA[dk] * tile[k] * 2 <= shape[dk])
-        d = dk;
-    }
-    if (rank == 3 && src.chance(1, 4))
-      d = 0;
-    s.warpsPerCTA[d] *= 2;
-  }
-  s.instrShape = rank == 3 ? std::vector<int64_t>{1, 16, 8}
-                           : std::vector<int64_t>{16, 8};
-  return s;
-}
-
-// wgmma (v3): 2-D, warps in groups of 4 along M, N a power of two.
-Spec mmaV3(ByteSource &src, unsigned numWarps) {
-  Spec s;
-  s.kind = LayoutKind::NvidiaMma;
-  s.versionMajor = 3;
-  int w = log2Of(numWarps);
-  s.warpsPerCTA = {4, 1};
-  for (int i = 2; i < w; ++i)
-    s.warpsPerCTA[src.below(2)] *= 2;
-  static const int64_t ks[] = {8, 16, 32};
-  s.instrShape = {16, int64_t(8) << src.below(6), ks[src.below(3)]};
-  return s;
-}
-
-Spec swizzledShared(ByteSource &src, unsigned rank) {
-  Spec s;
-  s.kind = LayoutKind::SwizzledShared;
-  s.vec = int64_t(1) << src.below(4);
-  s.perPhase = int64_t(1) << src.below(4);
-  s.maxPhase = int64_t(1) << src.below(4);
-  s.order = permutation(src, rank);
-  return s;
-}
-
-// nvmma_shared: the swizzle must fit the shape (the TMA box's contiguous dim
-// holds one swizzle row, and the rows hold the 8-row atom); otherwise no
-// swizzle.
-Spec nvmmaShared(ByteSource &src, llvm::ArrayRef<int64_t> shape) {
-  Spec s;
-  s.kind = LayoutKind::NVMMAShared;
-  unsigned rank = shape.size();
-  static const int64_t bitsChoices[] = {8, 16, 32};
-  s.bits = bitsChoices[src.below(3)];
-  s.rank = rank;
-  static const int64_t swizzles[] = {0, 32, 64, 128};
-  s.swizzle = swizzles[src.below(4)];
-  s.transposed = s.swizzle == 0 && src.coin();
-  if (s.swizzle) {
-    int64_t rows = 1;
-    for (unsigned d = 0; d + 1 < rank; ++d)
-      rows *= std::min<int64_t>(shape[d], 256);
-    if (rank < 2 || std::min<int64_t>(shape[rank - 1], 256) < 8 * s.swizzle / s.bits ||
-        rows < 8)
-      s.swizzle = 0;
-  }
-  return s;
-}
-
-Spec sharedLinear(ByteSource &src, llvm::ArrayRef<int64_t> shape) {
-  Spec s;
-  s.kind = LayoutKind::SharedLinear;
-  s.rank = shape.size();
-  Bases lane, warp;
-  // Exactly one offset per element: every index bit to an offset bit.
-  linearBases(src, shape, 0, 0, /*spareRegs=*/false, /*swizzle=*/true, s.offset, lane,
-              warp);
-  s.alignment = int64_t(1) << src.below(8);
-  return s;
-}
+using draw::cgaBases;
+using draw::swizzledShared;
 
 //===----------------------------------------------------------------------===//
 // Text
 //===----------------------------------------------------------------------===//
 
 struct Printer {
-  ByteSource &src;
   bool denseArrays = false; // `array<i32: ...>` for the integer lists
 
   std::string list(const std::vector<int64_t> &v) {
@@ -274,7 +55,7 @@ struct Printer {
 
   using Fields = std::vector<std::pair<std::string, std::string>>;
 
-  void cgaFields(const Spec &s, unsigned rank, Fields &f) {
+  void cgaFields(const LayoutSpec &s, unsigned rank, Fields &f) {
     if (s.legacyCTA) {
       f.push_back({"CTAsPerCGA", list(std::vector<int64_t>(rank, 1))});
       f.push_back({"CTASplitNum", list(std::vector<int64_t>(rank, 1))});
@@ -288,7 +69,7 @@ struct Printer {
   }
 
   // The fields of `s` in the order Triton prints them.
-  Fields fieldsOf(const Spec &s) {
+  Fields fieldsOf(const LayoutSpec &s) {
     Fields f;
     switch (s.kind) {
     case LayoutKind::Blocked:
@@ -362,14 +143,14 @@ struct Printer {
     return "other";
   }
 
-  std::string wrap(const Spec &s, const std::string &body) {
+  std::string wrap(const LayoutSpec &s, const std::string &body) {
     std::string t = "#ttg." + std::string(mnemonic(s.kind)) + "<{" + body + "}";
     if (s.kind == LayoutKind::SharedLinear)
       t += ", alignment = " + std::to_string(s.alignment);
     return t + ">";
   }
 
-  std::string print(const Spec &s) { return wrap(s, fields(fieldsOf(s))); }
+  std::string print(const LayoutSpec &s) { return wrap(s, fields(fieldsOf(s))); }
 };
 
 //===----------------------------------------------------------------------===//
@@ -388,8 +169,8 @@ SmallVector<int32_t> flat(const Bases &b) {
   return r;
 }
 
-// The attribute of a valid distributed description.
-Attribute build(MLIRContext *ctx, const Spec &s) {
+// The attribute of a valid description.
+Attribute build(MLIRContext *ctx, const LayoutSpec &s) {
   switch (s.kind) {
   case LayoutKind::Blocked:
     return BlockedEncodingAttr::get(ctx, u32(s.sizePerThread), u32(s.threadsPerWarp),
@@ -423,84 +204,8 @@ Attribute build(MLIRContext *ctx, const Spec &s) {
 }
 
 //===----------------------------------------------------------------------===//
-// Valid and malformed texts
+// Malformed texts
 //===----------------------------------------------------------------------===//
-
-// A valid description of any kind for `shape`.
-Spec anyValid(ByteSource &src, llvm::ArrayRef<int64_t> shape, unsigned numWarps,
-              unsigned &numCTAs) {
-  unsigned rank = shape.size();
-  static const unsigned weights[] = {6, 4, 4, 3, 3, 2, 2, 2};
-  switch (src.weighted(weights)) {
-  case 0: {
-    Spec s = blocked(src, rank, numWarps);
-    if (src.chance(1, 4)) {
-      numCTAs = 1u << src.below(3);
-      s.cga = cgaBases(src, rank, numCTAs);
-    } else if (src.chance(1, 6)) {
-      s.legacyCTA = true;
-    }
-    return s;
-  }
-  case 1: {
-    if (rank > 3)
-      break;
-    // Slice of a blocked, linear or (for rank 1) mma parent of rank + 1.
-    Spec s;
-    s.kind = LayoutKind::Slice;
-    s.dim = src.below(rank + 1);
-    std::vector<int64_t> parentShape(shape.begin(), shape.end());
-    parentShape.insert(parentShape.begin() + s.dim, 1);
-    unsigned which = src.below(rank == 1 ? 3 : 2);
-    s.parent = std::make_shared<Spec>(
-        which == 0   ? blocked(src, rank + 1, numWarps)
-        : which == 1 ? linear(src, parentShape, numWarps)
-                     : mmaV2(src, parentShape, numWarps));
-    return s;
-  }
-  case 2:
-    return linear(src, shape, numWarps);
-  case 3:
-    if (rank == 2 && numWarps >= 4 && src.chance(1, 3))
-      return mmaV3(src, numWarps);
-    if (rank == 2 || rank == 3)
-      return mmaV2(src, shape, numWarps);
-    break;
-  case 4: {
-    if (rank != 2 && rank != 3)
-      break;
-    Spec s;
-    s.kind = LayoutKind::DotOperand;
-    s.opIdx = src.below(2);
-    if (src.coin()) {
-      s.parent = std::make_shared<Spec>(blocked(src, rank, numWarps));
-    } else if (rank == 2 && numWarps >= 4 && src.chance(1, 3)) {
-      s.opIdx = 0; // only A comes from registers with wgmma
-      s.parent = std::make_shared<Spec>(mmaV3(src, numWarps));
-      s.kWidth = int64_t(1) << src.below(4);
-    } else {
-      s.parent = std::make_shared<Spec>(mmaV2(src, shape, numWarps));
-      s.kWidth = int64_t(1) << src.below(4);
-    }
-    return s;
-  }
-  case 5:
-    return swizzledShared(src, rank);
-  case 6:
-    return nvmmaShared(src, shape);
-  case 7: {
-    // The attribute's rank comes from its bases: a one-element tensor has
-    // none, so it cannot be written as shared_linear.
-    int64_t elements = 1;
-    for (int64_t d : shape)
-      elements *= d;
-    if (elements > 1)
-      return sharedLinear(src, shape);
-    return swizzledShared(src, rank);
-  }
-  }
-  return blocked(src, rank, numWarps);
-}
 
 // A number that is not a positive power of two.
 int64_t notPowerOfTwo(ByteSource &src) {
@@ -510,7 +215,7 @@ int64_t notPowerOfTwo(ByteSource &src) {
 
 // Breaks `s` in one way every reader must reject; false when the kind has
 // no such defect at hand (the caller picks a generic one).
-bool breakSpec(ByteSource &src, Spec &s, llvm::ArrayRef<int64_t> shape,
+bool breakSpec(ByteSource &src, LayoutSpec &s, llvm::ArrayRef<int64_t> shape,
                unsigned numWarps, std::string &defect) {
   unsigned rank = shape.size();
   auto lists = [&]() -> std::vector<std::pair<const char *, std::vector<int64_t> *>> {
@@ -575,7 +280,7 @@ bool breakSpec(ByteSource &src, Spec &s, llvm::ArrayRef<int64_t> shape,
       defect = "slice dim out of range";
       return true;
     case 1:
-      s.parent = std::make_shared<Spec>(swizzledShared(src, rank + 1));
+      s.parent = std::make_shared<LayoutSpec>(swizzledShared(src, rank + 1));
       defect = "slice of a shared layout";
       return true;
     default:
@@ -686,7 +391,7 @@ bool breakSpec(ByteSource &src, Spec &s, llvm::ArrayRef<int64_t> shape,
         defect = "operand B from registers with wgmma";
         return true;
       }
-      s.parent = std::make_shared<Spec>(swizzledShared(src, rank));
+      s.parent = std::make_shared<LayoutSpec>(swizzledShared(src, rank));
       defect = "dot_op of a shared layout";
       return true;
     }
@@ -734,77 +439,17 @@ bool breakSpec(ByteSource &src, Spec &s, llvm::ArrayRef<int64_t> shape,
 mlir::Attribute randomDistributedLayout(ByteSource &src, mlir::MLIRContext *ctx,
                                         llvm::ArrayRef<int64_t> shape,
                                         unsigned numWarps, bool allowMma) {
-  unsigned rank = shape.size();
   if (!powersOfTwo(shape) || log2Of(numWarps) < 0)
     return {};
-  bool mmaFits = allowMma && rank == 2 && shape[0] >= 16 && shape[1] >= 8;
-  // blocked, slice, linear, dot_op, nvidia_mma v2 (when it fits)
-  static const unsigned weights[] = {4, 2, 3, 1, 2};
-  switch (src.weighted(llvm::ArrayRef<unsigned>(weights, mmaFits ? 5 : 4))) {
-  case 1:
-    if (rank <= 3) {
-      Spec s;
-      s.kind = LayoutKind::Slice;
-      s.dim = src.below(rank + 1);
-      s.parent = std::make_shared<Spec>(blocked(src, rank + 1, numWarps));
-      return build(ctx, s);
-    }
-    break;
-  case 2:
-    return build(ctx, linear(src, shape, numWarps));
-  case 3:
-    if (rank == 2 || rank == 3) {
-      // A dot operand's layout holds any tensor of its rank; the parent is
-      // blocked (FMA) or, where it fits, mma v2 with a kWidth.
-      Spec s;
-      s.kind = LayoutKind::DotOperand;
-      s.opIdx = src.below(2);
-      if (mmaFits && src.coin()) {
-        s.parent = std::make_shared<Spec>(mmaV2(src, shape, numWarps));
-        s.kWidth = int64_t(1) << src.below(4);
-      } else {
-        s.parent = std::make_shared<Spec>(blocked(src, rank, numWarps));
-      }
-      return build(ctx, s);
-    }
-    break;
-  case 4:
-    return build(ctx, mmaV2(src, shape, numWarps));
-  default:
-    break;
-  }
-  return build(ctx, blocked(src, rank, numWarps));
+  return build(ctx, draw::programLayout(src, shape, numWarps, allowMma));
 }
 
 mlir::Attribute randomSharedLayout(ByteSource &src, mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<int64_t> shape,
                                    unsigned elementBits) {
-  if (!powersOfTwo(shape) || shape.empty())
+  if (!powersOfTwo(shape))
     return {};
-  int64_t elements = 1;
-  for (int64_t d : shape)
-    elements *= d;
-  bool nvmmaBits = elementBits == 8 || elementBits == 16 || elementBits == 32;
-  switch (src.below(3)) {
-  case 1:
-    if (nvmmaBits) {
-      // The attribute's element width is the memdesc's.
-      Spec s = nvmmaShared(src, shape);
-      s.bits = elementBits;
-      if (s.swizzle && std::min<int64_t>(shape.back(), 256) <
-                           8 * s.swizzle / s.bits)
-        s.swizzle = 0;
-      return build(ctx, s);
-    }
-    break;
-  case 2:
-    if (elements > 1)
-      return build(ctx, sharedLinear(src, shape));
-    break;
-  default:
-    break;
-  }
-  return build(ctx, swizzledShared(src, unsigned(shape.size())));
+  return build(ctx, draw::programSharedLayout(src, shape, elementBits));
 }
 
 LayoutText randomLayoutAttrText(ByteSource &src, llvm::ArrayRef<int64_t> shape,
@@ -820,9 +465,9 @@ LayoutText randomLayoutAttrText(ByteSource &src, llvm::ArrayRef<int64_t> shape,
     return out;
   }
   unsigned rank = shape.size();
-  Spec s = anyValid(src, shape, numWarps, out.numCTAs);
+  LayoutSpec s = draw::anyLayout(src, shape, numWarps, out.numCTAs);
   out.kind = s.kind;
-  Printer printer{src};
+  Printer printer;
   printer.denseArrays = src.chance(1, 8);
 
   if (!wantMalformed) {

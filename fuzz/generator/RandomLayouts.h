@@ -4,11 +4,15 @@
 // tensor (the program generator puts them on tensors); randomLayoutAttrText
 // makes the text of any layout attribute, valid or deliberately broken, for
 // the layout fuzzer, which checks that the dialect accepts exactly the valid
-// ones.
+// ones. The layouts themselves are drawn by the layout generator the
+// property tests share (fuzz/layoutgen/LayoutSpecs.h: draw::programLayout,
+// draw::programSharedLayout, draw::anyLayout); this file adds the
+// attributes, the text and the broken variants.
 #ifndef TGPU_FUZZ_GENERATOR_RANDOMLAYOUTS_H
 #define TGPU_FUZZ_GENERATOR_RANDOMLAYOUTS_H
 
 #include "ByteSource.h"
+#include "LayoutSpecs.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/MLIRContext.h"
@@ -22,36 +26,15 @@ namespace tgpu::gen {
 // A random distributed layout attribute valid for a tensor of `shape` with
 // `numWarps` warps of 32 lanes and one CTA (it passes the dialect verifier
 // with ttg.num-warps = numWarps, ttg.threads-per-warp = 32, ttg.num-ctas = 1,
-// and toLinearLayout for `shape`):
-//   - #ttg.blocked with random sizePerThread / threadsPerWarp / warpsPerCTA /
-//     order, tiles both smaller and larger than the shape;
-//   - #ttg.slice of a blocked parent of rank + 1 (rank <= 3);
-//   - #ttg.linear: the tensor's index bits given to random register / lane /
-//     warp bits, zero bases for the spare hardware bits, then random XOR
-//     mixing of bases (which keeps every element covered);
-//   - #ttg.dot_op (rank 2 or 3) of a blocked parent, or of an nvidia_mma v2
-//     parent with a random kWidth under the same condition as the next;
-//   - #ttg.nvidia_mma v2 when `allowMma`, the shape is 2-D and holds at least
-//     one 16 x 8 tile.
+// and toLinearLayout for `shape`): draw::programLayout's kinds (blocked,
+// slice, linear, dot_op, and nvidia_mma v2 when `allowMma` and it fits).
 // Returns a null attribute when no layout fits: rank 0, a dim that is not a
 // power of two (or above 2^30), or `numWarps` not a power of two.
 mlir::Attribute randomDistributedLayout(ByteSource &src, mlir::MLIRContext *ctx,
                                         llvm::ArrayRef<int64_t> shape,
                                         unsigned numWarps, bool allowMma = false);
 
-// What randomLayoutAttrText made.
-enum class LayoutKind {
-  Blocked,
-  Slice,
-  Linear,
-  NvidiaMma,
-  DotOperand,
-  SwizzledShared,
-  NVMMAShared,
-  SharedLinear,
-  Other, // not a ttg layout at all (a builtin attribute, garbage)
-};
-
+// What randomLayoutAttrText made (`kind`: LayoutKind, LayoutSpecs.h).
 struct LayoutText {
   std::string text;
   LayoutKind kind = LayoutKind::Other;
@@ -68,9 +51,9 @@ struct LayoutText {
 };
 
 // A random shared-memory layout for a `shape` buffer of `elementBits`-wide
-// elements that the compiler must accept (swizzled_shared, nvmma_shared when
-// the width allows, shared_linear), or null for shapes that are not powers
-// of two.
+// elements that the compiler must accept (draw::programSharedLayout:
+// swizzled_shared, nvmma_shared when the width allows, shared_linear), or
+// null for shapes that are not powers of two.
 mlir::Attribute randomSharedLayout(ByteSource &src, mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<int64_t> shape,
                                    unsigned elementBits);
@@ -80,9 +63,9 @@ mlir::Attribute randomSharedLayout(ByteSource &src, mlir::MLIRContext *ctx,
 // of the time) broken in one known way (wrong ranks, sizes that are not
 // powers of two, products that differ from the warp / lane counts, bad order
 // permutations, missing or unknown fields, out-of-range dims and bases,
-// truncation) or garbled. Covers every ttg layout: blocked (with CGA and
-// legacy CTA fields), slice, linear, nvidia_mma v2/v3, dot_op, swizzled_shared,
-// nvmma_shared and shared_linear.
+// truncation) or garbled. Covers every ttg layout (draw::anyLayout):
+// blocked (with CGA and legacy CTA fields), slice, linear, nvidia_mma v2/v3,
+// dot_op, swizzled_shared, nvmma_shared and shared_linear.
 LayoutText randomLayoutAttrText(ByteSource &src, llvm::ArrayRef<int64_t> shape,
                                 unsigned numWarps, bool wantMalformed);
 
