@@ -9,7 +9,7 @@
 #ifndef TGPU_PROPERTIES_ENCODINGGENERATORS_H
 #define TGPU_PROPERTIES_ENCODINGGENERATORS_H
 
-#include "LayoutSpecs.h"
+#include "fuzz/layoutgen/LayoutSpecs.h"
 
 #include "tgpu/Layout/Encodings.h"
 

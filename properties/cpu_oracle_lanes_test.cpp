@@ -3,9 +3,9 @@
 // its element-by-element fold, the second implementation: every buffer bit
 // for bit, or the same error, on the corpus kernels with a launch and on
 // generated programs weighted towards reductions and scans.
-#include "Generator.h"
-#include "Interpreter.h"
-#include "RunArgs.h"
+#include "fuzz/generator/Generator.h"
+#include "oracles/cpu/Interpreter.h"
+#include "oracles/cpu/RunArgs.h"
 #include "TestContext.h"
 #include "tgpu/InitAllDialects.h"
 

@@ -3,7 +3,7 @@
 // to themselves; random malformed ones are rejected with a diagnostic and
 // never crash; the legacy CTA fields read as the CGALayout bases computed
 // here by a second, independent construction.
-#include "LayoutSpecs.h"
+#include "fuzz/layoutgen/LayoutSpecs.h"
 
 #include "tgpu/InitAllDialects.h"
 

@@ -1,9 +1,9 @@
 // The GPU oracle's plain C++ side (oracles/gpu/bundle): the JSON reader the
 // runner trusts with every bundle, the element decoding and the comparison
 // rules of BUNDLE.md, checked against values worked out by hand.
-#include "Bundle.h"
-#include "Compare.h"
-#include "Json.h"
+#include "oracles/gpu/bundle/Bundle.h"
+#include "oracles/gpu/bundle/Compare.h"
+#include "oracles/gpu/bundle/Json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Speed of the CPU reference oracle: the goal is >= 50 M element-ops
 // per second per core on a vector add. Counters: element-ops = tensor ops
 // executed x elements each (the vector add runs 15 tensor ops per element).
-#include "Interpreter.h"
+#include "oracles/cpu/Interpreter.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"

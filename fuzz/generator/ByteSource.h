@@ -8,7 +8,7 @@
 #ifndef TGPU_FUZZ_GENERATOR_BYTESOURCE_H
 #define TGPU_FUZZ_GENERATOR_BYTESOURCE_H
 
-#include "../layoutgen/ChoiceSource.h"
+#include "fuzz/layoutgen/ChoiceSource.h"
 
 #include "llvm/ADT/ArrayRef.h"
 

@@ -3,7 +3,7 @@
 // domains, compares and selects, and casts between every pair of element
 // types. Each tracks its result's range, or its bound and error against the
 // GPU, from its operands'.
-#include "ProgramGenState.h"
+#include "fuzz/generator/ProgramGenState.h"
 
 #include "llvm/Support/MathExtras.h"
 

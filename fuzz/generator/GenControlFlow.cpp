@@ -1,7 +1,7 @@
 // Control flow of the program generator: scf.for and scf.while with bounded
 // constant trip counts and carried values, and scf.if yielding values. Their
 // bodies are more generation steps, one nesting level deeper.
-#include "ProgramGenState.h"
+#include "fuzz/generator/ProgramGenState.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -2,7 +2,7 @@
 // program each), in-bounds offsets and the pointers built from them, masks,
 // loads (plain, masked, masked with `other`), the output stores and
 // tt.atomic_rmw into a buffer of its own.
-#include "ProgramGenState.h"
+#include "fuzz/generator/ProgramGenState.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // The `--policy key=value,...` overrides of GenPolicy and their checks.
-#include "GenPolicy.h"
+#include "fuzz/generator/GenPolicy.h"
 
 #include "llvm/ADT/SmallVector.h"
 

@@ -1,7 +1,7 @@
 // Ops of the program generator that combine many elements: tt.reduce (with
 // a random associative, commutative combine, or an argmax/argmin over
 // (value, index) pairs), tt.scan, and tt.dot on FMA-sized shapes.
-#include "ProgramGenState.h"
+#include "fuzz/generator/ProgramGenState.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,7 +1,7 @@
 // Shape ops of the program generator (splat, expand_dims, broadcast,
 // reshape, trans, join, split) and the ops that move elements by data or at
 // the compiler's choice (gather, histogram, cat).
-#include "ProgramGenState.h"
+#include "fuzz/generator/ProgramGenState.h"
 
 #include "llvm/Support/MathExtras.h"
 

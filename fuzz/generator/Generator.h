@@ -9,8 +9,8 @@
 #ifndef TGPU_FUZZ_GENERATOR_GENERATOR_H
 #define TGPU_FUZZ_GENERATOR_GENERATOR_H
 
-#include "ByteSource.h"
-#include "GenPolicy.h"
+#include "fuzz/generator/ByteSource.h"
+#include "fuzz/generator/GenPolicy.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"

@@ -3,8 +3,8 @@
 // families by the policy's weights, the choice of outputs, and the module
 // text with its launch spec. The families themselves are in Gen*.cpp
 // (ProgramGenState.h lists them).
-#include "ProgramGenState.h"
-#include "RunArgs.h"
+#include "fuzz/generator/ProgramGenState.h"
+#include "oracles/cpu/RunArgs.h"
 
 #include <algorithm>
 #include <cmath>

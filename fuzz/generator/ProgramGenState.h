@@ -38,7 +38,7 @@
 #ifndef TGPU_FUZZ_GENERATOR_PROGRAMGENSTATE_H
 #define TGPU_FUZZ_GENERATOR_PROGRAMGENSTATE_H
 
-#include "Generator.h"
+#include "fuzz/generator/Generator.h"
 
 #include <cstdint>
 #include <functional>

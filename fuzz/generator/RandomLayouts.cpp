@@ -4,7 +4,7 @@
 // (fuzz/layoutgen/LayoutSpecs.h); here they are built as attributes
 // (randomDistributedLayout, randomSharedLayout) or printed as text, where a
 // malformed variant changes the description or the text in one known way.
-#include "RandomLayouts.h"
+#include "fuzz/generator/RandomLayouts.h"
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 

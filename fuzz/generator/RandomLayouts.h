@@ -11,8 +11,8 @@
 #ifndef TGPU_FUZZ_GENERATOR_RANDOMLAYOUTS_H
 #define TGPU_FUZZ_GENERATOR_RANDOMLAYOUTS_H
 
-#include "ByteSource.h"
-#include "LayoutSpecs.h"
+#include "fuzz/generator/ByteSource.h"
+#include "fuzz/layoutgen/LayoutSpecs.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/MLIRContext.h"

@@ -3,8 +3,8 @@
 // layout changes no values, SEMANTICS.md §1) and its types at the op's
 // boundary: operands are converted into the chosen layout and results
 // converted back, so the module still verifies.
-#include "Generator.h"
-#include "RandomLayouts.h"
+#include "fuzz/generator/Generator.h"
+#include "fuzz/generator/RandomLayouts.h"
 
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"

@@ -5,7 +5,7 @@
 // functions and in programLayout / programSharedLayout / anyLayout is part of
 // their contract: add new choices behind options or in new functions, not in
 // between existing draws.
-#include "LayoutSpecs.h"
+#include "fuzz/layoutgen/LayoutSpecs.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -17,7 +17,7 @@
 #ifndef TGPU_FUZZ_LAYOUTGEN_LAYOUTSPECS_H
 #define TGPU_FUZZ_LAYOUTGEN_LAYOUTSPECS_H
 
-#include "ChoiceSource.h"
+#include "fuzz/layoutgen/ChoiceSource.h"
 
 #include "tgpu/Layout/Encodings.h"
 

@@ -1,4 +1,4 @@
-#include "Targets.h"
+#include "fuzz/targets/Targets.h"
 
 namespace tgpu::fuzz {
 

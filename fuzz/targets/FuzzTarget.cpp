@@ -1,4 +1,4 @@
-#include "FuzzTarget.h"
+#include "fuzz/targets/FuzzTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"

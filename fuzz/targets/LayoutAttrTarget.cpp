@@ -23,10 +23,10 @@
 //
 // One MLIRContext serves many inputs (attributes are uniqued in it, so it is
 // replaced every few thousand inputs to bound memory).
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
-#include "RandomLayouts.h"
+#include "fuzz/generator/RandomLayouts.h"
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/InitAllDialects.h"

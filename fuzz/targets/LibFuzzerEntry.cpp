@@ -2,8 +2,8 @@
 // function returning its TargetInfo, set by fuzz/CMakeLists.txt).
 // A finding is printed and turned into an abort, so libFuzzer keeps the input
 // as a crash and ci/fuzz.sh reads the signature from the report.
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "LinearLayoutModel.h"
+#include "fuzz/targets/LinearLayoutModel.h"
 
 #include "llvm/Support/raw_ostream.h"
 

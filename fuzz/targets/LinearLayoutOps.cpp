@@ -1,7 +1,7 @@
 // The operations of fuzz_linear_layout's Run: each draws its arguments from
 // the input bytes, runs the library and the model (LinearLayoutModel.h) and
 // checks the result and the operation's laws.
-#include "LinearLayoutRun.h"
+#include "fuzz/targets/LinearLayoutRun.h"
 
 #include <algorithm>
 

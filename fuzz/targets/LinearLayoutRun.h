@@ -6,8 +6,8 @@
 #ifndef TGPU_FUZZ_TARGETS_LINEARLAYOUTRUN_H
 #define TGPU_FUZZ_TARGETS_LINEARLAYOUTRUN_H
 
-#include "FuzzTarget.h"
-#include "LinearLayoutModel.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/LinearLayoutModel.h"
 
 #include "../generator/ByteSource.h"
 

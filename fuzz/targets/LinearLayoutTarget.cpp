@@ -12,8 +12,8 @@
 // Inputs stay small (at most 8 named dims, a few bits each; results over 24
 // bits are checked but not reused; 8 operations per input), so one input
 // runs in microseconds; no MLIR.
-#include "LinearLayoutRun.h"
-#include "Targets.h"
+#include "fuzz/targets/LinearLayoutRun.h"
+#include "fuzz/targets/Targets.h"
 
 #include "llvm/Support/raw_ostream.h"
 

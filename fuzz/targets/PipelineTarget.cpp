@@ -15,12 +15,12 @@
 // -O0 and one time in thirty-two at -O3: the back end was nine tenths of a
 // run, -O0 still selects every instruction, and an -O3 run costs four -O0
 // ones. Text reproducers lower at both.
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
-#include "Generator.h"
-#include "Interpreter.h"
-#include "RunArgs.h"
+#include "fuzz/generator/Generator.h"
+#include "oracles/cpu/Interpreter.h"
+#include "oracles/cpu/RunArgs.h"
 
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Compiler.h"

@@ -8,8 +8,8 @@
 // inputs are read once, then run round after round for that long; prints
 // executions per second of the target function alone (ci/fuzz_speed.sh
 // --plain).
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"

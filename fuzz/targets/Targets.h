@@ -3,7 +3,7 @@
 #ifndef TGPU_FUZZ_TARGETS_TARGETS_H
 #define TGPU_FUZZ_TARGETS_TARGETS_H
 
-#include "FuzzTarget.h"
+#include "fuzz/targets/FuzzTarget.h"
 
 namespace tgpu::fuzz {
 

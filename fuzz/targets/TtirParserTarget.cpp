@@ -8,8 +8,8 @@
 //   custom form.
 // Crashes (asserts, sanitizer reports) are crashes. The context holds the
 // dialects TTIR and TTGIR use: ours, arith, math, scf, cf, ub.
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "tgpu/Support/NestingLimit.h"

@@ -1,7 +1,7 @@
 // arith: constants, select, integer and float arithmetic, comparisons,
 // casts and bitcasts; and the tt ops of the same kind (tt.bitcast,
 // tt.fp_to_fp, tt.mulhiui).
-#include "Program.h"
+#include "oracles/cpu/Program.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,7 @@
 // Control flow: scf.for, scf.while and scf.if run their regions with
 // runRegion (cf branches inside a region are followed there); tt.call runs
 // the callee's body.
-#include "Program.h"
+#include "oracles/cpu/Program.h"
 
 using namespace mlir;
 

@@ -1,4 +1,4 @@
-#include "InlineAsm.h"
+#include "oracles/cpu/InlineAsm.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

@@ -2,8 +2,8 @@
 // tight loops. See SEMANTICS.md for what each op means. This file holds the
 // entry points, the region runner and the op dispatch; Program.h says where
 // each op family's handlers live.
-#include "Interpreter.h"
-#include "Program.h"
+#include "oracles/cpu/Interpreter.h"
+#include "oracles/cpu/Program.h"
 
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 

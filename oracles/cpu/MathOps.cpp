@@ -1,8 +1,8 @@
 // Float and integer functions: math.*, tt.precise_sqrt / precise_divf,
 // tt.clampf, libdevice calls (tt.extern_elementwise) and inline PTX
 // (tt.elementwise_inline_asm).
-#include "InlineAsm.h"
-#include "Program.h"
+#include "oracles/cpu/InlineAsm.h"
+#include "oracles/cpu/Program.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"

@@ -1,7 +1,7 @@
 // Global memory: pointers (tt.addptr, block pointers) and the accesses
 // through them (tt.load, tt.store, atomics), with their undefined behaviour
 // (out of bounds, misaligned, races between programs).
-#include "Program.h"
+#include "oracles/cpu/Program.h"
 
 #include "llvm/Support/raw_ostream.h"
 

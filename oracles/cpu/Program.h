@@ -6,9 +6,9 @@
 #ifndef TGPU_ORACLES_CPU_PROGRAM_H
 #define TGPU_ORACLES_CPU_PROGRAM_H
 
-#include "Interpreter.h"
-#include "SimulatedMemory.h"
-#include "Values.h"
+#include "oracles/cpu/Interpreter.h"
+#include "oracles/cpu/SimulatedMemory.h"
+#include "oracles/cpu/Values.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"

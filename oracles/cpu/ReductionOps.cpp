@@ -1,6 +1,6 @@
 // Ops that fold along an axis: tt.reduce and tt.scan (their combine region
 // run element by element, or lane-wise on all lines at once) and tt.dot.
-#include "Program.h"
+#include "oracles/cpu/Program.h"
 
 #include "llvm/ADT/ScopeExit.h"
 

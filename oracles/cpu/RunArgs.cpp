@@ -1,5 +1,5 @@
-#include "RunArgs.h"
-#include "Values.h"
+#include "oracles/cpu/RunArgs.h"
+#include "oracles/cpu/Values.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

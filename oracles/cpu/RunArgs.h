@@ -6,7 +6,7 @@
 #ifndef TGPU_ORACLES_CPU_RUNARGS_H
 #define TGPU_ORACLES_CPU_RUNARGS_H
 
-#include "Interpreter.h"
+#include "oracles/cpu/Interpreter.h"
 
 #include "llvm/ADT/StringRef.h"
 

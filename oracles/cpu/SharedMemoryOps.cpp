@@ -1,6 +1,6 @@
 // Shared memory and the other TTGIR ops: local_alloc / load / store, memdesc
 // views, async copies and ordering ops. Layouts play no part here.
-#include "Program.h"
+#include "oracles/cpu/Program.h"
 
 using namespace mlir;
 

@@ -4,7 +4,7 @@
 #ifndef TGPU_ORACLES_CPU_SIMULATEDMEMORY_H
 #define TGPU_ORACLES_CPU_SIMULATEDMEMORY_H
 
-#include "Values.h"
+#include "oracles/cpu/Values.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // Tensor construction and shape ops: program ids, make_range, splat,
 // reshapes and layout conversions (data unchanged), broadcast, trans, join,
 // split, cat, gather, histogram; and tt.print, tt.assert, ub.poison.
-#include "Program.h"
+#include "oracles/cpu/Program.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

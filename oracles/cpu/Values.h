@@ -5,7 +5,7 @@
 #ifndef TGPU_ORACLES_CPU_VALUES_H
 #define TGPU_ORACLES_CPU_VALUES_H
 
-#include "Interpreter.h"
+#include "oracles/cpu/Interpreter.h"
 
 #include <cmath>
 #include <cstring>

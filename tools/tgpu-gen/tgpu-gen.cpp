@@ -11,7 +11,7 @@
 // program in corpus/kernels/run_args.txt's format, which
 // tgpu-oracle bundle --run-args reads (tgpu-oracle bundle --from-gen DIR
 // also reads the JSON: launch and per-output tolerances).
-#include "Generator.h"
+#include "fuzz/generator/Generator.h"
 
 #include "tgpu/InitAllDialects.h"
 

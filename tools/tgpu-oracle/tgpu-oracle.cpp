@@ -15,9 +15,9 @@
 // PTX and run on the CPU reference for the expected buffers. A case that
 // does not compile or whose reference run fails (undefined behaviour) is
 // reported and skipped; the exit status is 1 when any was, 2 on bad usage.
-#include "BundleProducer.h"
-#include "Json.h"
-#include "RunArgs.h"
+#include "oracles/gpu/producer/BundleProducer.h"
+#include "oracles/gpu/bundle/Json.h"
+#include "oracles/cpu/RunArgs.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"

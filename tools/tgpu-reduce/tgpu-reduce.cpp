@@ -11,8 +11,8 @@
 //
 // Byte inputs (the layout and linear-layout targets) are minimized by
 // libFuzzer itself: `fuzz_X -minimize_crash=1 -runs=N FILE`.
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
 #include "tgpu/InitAllDialects.h"
 

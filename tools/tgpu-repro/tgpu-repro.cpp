@@ -13,8 +13,8 @@
 // the kind and signature written in that file (two lines) counts: what
 // tgpu-reduce asks of every reduced candidate, so it never slips to a
 // different bug.
-#include "FuzzTarget.h"
-#include "Targets.h"
+#include "fuzz/targets/FuzzTarget.h"
+#include "fuzz/targets/Targets.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"

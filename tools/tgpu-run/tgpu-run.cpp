@@ -7,9 +7,9 @@
 // or a buffer ptr:T=zeros:N | ptr:T=rand:N[:SEED] | ptr:T=iota:N |
 // ptr:T=@FILE. Exit status: 0 success, 1 bad input or unsupported op,
 // 2 undefined behaviour (or a failed device assertion) in the kernel.
-#include "Interpreter.h"
-#include "RunArgs.h"
-#include "Values.h"
+#include "oracles/cpu/Interpreter.h"
+#include "oracles/cpu/RunArgs.h"
+#include "oracles/cpu/Values.h"
 #include "tgpu/Support/NestingLimit.h"
 #include "tgpu/InitAllDialects.h"
 

@@ -1,4 +1,4 @@
-#include "Bundle.h"
+#include "oracles/gpu/bundle/Bundle.h"
 
 #include <cerrno>
 #include <cmath>

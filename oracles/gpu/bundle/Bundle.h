@@ -4,7 +4,7 @@
 #ifndef TGPU_ORACLES_GPU_BUNDLE_H
 #define TGPU_ORACLES_GPU_BUNDLE_H
 
-#include "Json.h"
+#include "oracles/gpu/bundle/Json.h"
 
 #include <array>
 #include <cstdint>

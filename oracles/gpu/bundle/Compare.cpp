@@ -1,4 +1,4 @@
-#include "Compare.h"
+#include "oracles/gpu/bundle/Compare.h"
 
 #include <cinttypes>
 #include <cmath>

@@ -3,7 +3,7 @@
 #ifndef TGPU_ORACLES_GPU_COMPARE_H
 #define TGPU_ORACLES_GPU_COMPARE_H
 
-#include "Bundle.h"
+#include "oracles/gpu/bundle/Bundle.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "Json.h"
+#include "oracles/gpu/bundle/Json.h"
 
 #include <cerrno>
 #include <cmath>

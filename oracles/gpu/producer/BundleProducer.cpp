@@ -1,8 +1,8 @@
-#include "BundleProducer.h"
+#include "oracles/gpu/producer/BundleProducer.h"
 
-#include "Bundle.h"
-#include "Interpreter.h"
-#include "Precision.h"
+#include "oracles/gpu/bundle/Bundle.h"
+#include "oracles/cpu/Interpreter.h"
+#include "oracles/gpu/producer/Precision.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Compiler.h"
 

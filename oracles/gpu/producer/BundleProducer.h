@@ -4,7 +4,7 @@
 #ifndef TGPU_ORACLES_GPU_BUNDLEPRODUCER_H
 #define TGPU_ORACLES_GPU_BUNDLEPRODUCER_H
 
-#include "RunArgs.h"
+#include "oracles/cpu/RunArgs.h"
 
 #include "llvm/Support/Error.h"
 

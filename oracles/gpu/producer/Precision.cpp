@@ -1,4 +1,4 @@
-#include "Precision.h"
+#include "oracles/gpu/producer/Precision.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"

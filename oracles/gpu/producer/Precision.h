@@ -5,7 +5,7 @@
 #ifndef TGPU_ORACLES_GPU_PRECISION_H
 #define TGPU_ORACLES_GPU_PRECISION_H
 
-#include "Bundle.h"
+#include "oracles/gpu/bundle/Bundle.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

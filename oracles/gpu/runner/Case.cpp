@@ -1,6 +1,6 @@
-#include "Case.h"
+#include "oracles/gpu/runner/Case.h"
 
-#include "Compare.h"
+#include "oracles/gpu/bundle/Compare.h"
 
 #include <sys/stat.h>
 

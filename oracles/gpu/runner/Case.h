@@ -5,9 +5,9 @@
 #ifndef TGPU_ORACLES_GPU_CASE_H
 #define TGPU_ORACLES_GPU_CASE_H
 
-#include "Bundle.h"
-#include "CudaExecutor.h"
-#include "Json.h"
+#include "oracles/gpu/bundle/Bundle.h"
+#include "oracles/gpu/runner/CudaExecutor.h"
+#include "oracles/gpu/bundle/Json.h"
 
 #include <string>
 

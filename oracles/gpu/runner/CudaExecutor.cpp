@@ -1,4 +1,4 @@
-#include "CudaExecutor.h"
+#include "oracles/gpu/runner/CudaExecutor.h"
 
 #include <cuda.h>
 

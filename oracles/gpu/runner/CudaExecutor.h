@@ -7,7 +7,7 @@
 #ifndef TGPU_ORACLES_GPU_CUDAEXECUTOR_H
 #define TGPU_ORACLES_GPU_CUDAEXECUTOR_H
 
-#include "Bundle.h"
+#include "oracles/gpu/bundle/Bundle.h"
 
 #include <memory>
 #include <string>
