@@ -102,7 +102,8 @@ inline rc::Gen<BlockedEncoding> genBlocked(unsigned rank) {
   return rc::gen::exec([=] {
     RapidCheckChoices c;
     unsigned numWarps = drawNumWarps(c);
-    return std::get<BlockedEncoding>(encodingOf(draw::blocked(c, rank, numWarps)));
+    return std::get<BlockedEncoding>(
+        encodingOf(draw::blocked(c, rank, numWarps)));
   });
 }
 
@@ -128,7 +129,8 @@ genNVMMAWithShape(unsigned rank) {
     unsigned contiguous = s.transposed ? 0 : rank - 1;
     unsigned rows = s.transposed ? rank - 1 : 0;
     while (s.swizzle && !draw::nvmmaSwizzleFits(shape, s))
-      shape[shape[contiguous] < 8 * s.swizzle / s.bits ? contiguous : rows] *= 2;
+      shape[shape[contiguous] < 8 * s.swizzle / s.bits ? contiguous : rows] *=
+          2;
     return std::make_pair(std::get<NVMMASharedEncoding>(encodingOf(s)), shape);
   });
 }
@@ -159,8 +161,9 @@ namespace rc {
 // 1..3, nested up to two levels.
 template <> struct Arbitrary<tgpu::layout::Encoding> {
   static Gen<tgpu::layout::Encoding> arbitrary() {
-    return gen::mapcat(gen::inRange(1u, 4u),
-                       [](unsigned r) { return tgpu::props::genDistributed(r); });
+    return gen::mapcat(gen::inRange(1u, 4u), [](unsigned r) {
+      return tgpu::props::genDistributed(r);
+    });
   }
 };
 // A slice of rank 1..2 (its parent of rank 2..3 one level deep).

@@ -2,8 +2,8 @@
 // in Coalesce), as sets, from every op of every kernel in corpus/: the
 // hand-written and Triton-dumped kernels, the fuzz seeds and regressions
 // (loops, ifs, whiles, reductions with regions, several functions).
-#include "tgpu/InitAllDialects.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/ConnectedOps.h"
+#include "tgpu/InitAllDialects.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/BuiltinOps.h"

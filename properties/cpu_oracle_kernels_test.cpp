@@ -14,8 +14,8 @@
 // once into the accumulator per dot, tt.reduce folds left to right. A sum
 // whose chain of additions is d roundings deep is within d * u * sum|terms|
 // of the exact sum (first order); each bound below states its chain.
-#include "oracles/cpu/Interpreter.h"
 #include "TestContext.h"
+#include "oracles/cpu/Interpreter.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"

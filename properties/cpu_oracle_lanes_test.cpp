@@ -3,10 +3,10 @@
 // its element-by-element fold, the second implementation: every buffer bit
 // for bit, or the same error, on the corpus kernels with a launch and on
 // generated programs weighted towards reductions and scans.
+#include "TestContext.h"
 #include "fuzz/generator/Generator.h"
 #include "oracles/cpu/Interpreter.h"
 #include "oracles/cpu/RunArgs.h"
-#include "TestContext.h"
 #include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"

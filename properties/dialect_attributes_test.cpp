@@ -85,11 +85,13 @@ TEST_F(LayoutText, RandomBlockedLayoutsRoundTrip) {
   RngChoices choices(rng);
   for (int iter = 0; iter < 500; ++iter) {
     unsigned rank = 1 + choices.below(4);
-    gen::LayoutSpec s = gen::draw::blocked(choices, rank, 1u << choices.below(4));
-    std::string text = "#ttg.blocked<{sizePerThread = " + list(s.sizePerThread) +
-                       ", threadsPerWarp = " + list(s.threadsPerWarp) +
-                       ", warpsPerCTA = " + list(s.warpsPerCTA) +
-                       ", order = " + list(s.order) + "}>";
+    gen::LayoutSpec s =
+        gen::draw::blocked(choices, rank, 1u << choices.below(4));
+    std::string text =
+        "#ttg.blocked<{sizePerThread = " + list(s.sizePerThread) +
+        ", threadsPerWarp = " + list(s.threadsPerWarp) +
+        ", warpsPerCTA = " + list(s.warpsPerCTA) +
+        ", order = " + list(s.order) + "}>";
     Attribute attr = parse(text);
     ASSERT_TRUE(attr) << text << "\n" << diagnostics;
     EXPECT_EQ(print(attr), text);

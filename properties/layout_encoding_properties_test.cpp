@@ -6,8 +6,8 @@
 #include "LayoutGenerators.h"
 
 #include "TestContext.h"
-#include "tgpu/InitAllDialects.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/InitAllDialects.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -125,8 +125,8 @@ RC_GTEST_PROP(EncodingLaws, SwizzledSharedMatchesItsClosedFormula, ()) {
   std::vector<int64_t> shape = *genShape(2, 0, 6);
   LinearLayout l = ok(toLinearLayout(shape, Encoding(s)));
   RC_ASSERT(l.isInvertible());
-  // docs/ARCHITECTURE.md ("Shared layouts"): element (i, j) (i along the slow dim order[1], j along the
-  // fast dim order[0]) is stored in row i at column
+  // docs/ARCHITECTURE.md ("Shared layouts"): element (i, j) (i along the slow
+  // dim order[1], j along the fast dim order[0]) is stored in row i at column
   // (j % vec) + ((j / vec) ^ ((i / perPhase) % maxPhase)) * vec, the
   // swizzled part wrapping inside a row narrower than the pattern.
   unsigned col = s.order[0], row = s.order[1];

@@ -1,8 +1,8 @@
 // Compile time per kernel, in one process (the fuzzer's and the GPU oracle's
 // situation): MLIRContext, pass managers and NVPTX TargetMachine are set up
 // once by tgpu::Compiler; each iteration parses and compiles one kernel to
-// PTX for sm_90 at 4 warps. Goals (docs/PERFORMANCE.md): vector add <= 30 ms, an fp16
-// matmul <= 150 ms on the 2-core CI machine.
+// PTX for sm_90 at 4 warps. Goals (docs/PERFORMANCE.md): vector add <= 30 ms,
+// an fp16 matmul <= 150 ms on the 2-core CI machine.
 #include "tgpu/Pipeline/Compiler.h"
 
 #include "llvm/Support/MemoryBuffer.h"

@@ -2,8 +2,8 @@
 // targets from the layout issue: apply on a 20-bit layout <= 10 ns,
 // invert / compose of 20x20 layouts <= 5 us, toLinearLayout of a blocked
 // attribute <= 5 us. Run: ci/bench.sh (prints the table).
-#include "tgpu/InitAllDialects.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/InitAllDialects.h"
 #include "tgpu/Layout/Encodings.h"
 
 #include "mlir/AsmParser/AsmParser.h"

@@ -12,19 +12,21 @@
 
 namespace tgpu::gen::detail {
 
-Val ProgramGen::binary(const char *op, const Val &a, const Val &b, const VType &rt) {
+Val ProgramGen::binary(const char *op, const Val &a, const Val &b,
+                       const VType &rt) {
   return emitValue(std::string(op) + " " + a.name + ", " + b.name + " : " +
                        typeStr(a.type),
                    rt);
 }
 
 Val ProgramGen::unary(const char *op, const Val &a) {
-  return emitValue(std::string(op) + " " + a.name + " : " + typeStr(a.type), a.type);
+  return emitValue(std::string(op) + " " + a.name + " : " + typeStr(a.type),
+                   a.type);
 }
 
 void ProgramGen::genIntArith() {
-  static const Elem elems[] = {Elem::I32, Elem::I32, Elem::I32, Elem::I64,
-                               Elem::I16, Elem::I8};
+  static const Elem elems[] = {Elem::I32, Elem::I32, Elem::I32,
+                               Elem::I64, Elem::I16, Elem::I8};
   Elem e = elems[src.below(6)];
   Val *pa = pick([&](const Val &v) { return v.type.elem == e; });
   VType t = pa ? pa->type : VType{e, pickShape()};
@@ -54,7 +56,8 @@ void ProgramGen::genIntArith() {
     r = binary(ops[src.below(3)], a, b, t);
     setRange(r, typeMin(e), typeMax(e));
     if (a.lo >= 0 && b.lo >= 0)
-      r.lo = 0, r.hi = int64_t(llvm::NextPowerOf2(uint64_t(std::max(a.hi, b.hi)))) - 1;
+      r.lo = 0,
+      r.hi = int64_t(llvm::NextPowerOf2(uint64_t(std::max(a.hi, b.hi)))) - 1;
     break;
   }
   case 5:
@@ -74,8 +77,9 @@ void ProgramGen::genIntArith() {
     Val m = constInt(127, t), one = constInt(1, t);
     Val d = binary("arith.andi", b, m, t);
     d = binary("arith.ori", d, one, t);
-    static const char *ops[] = {"arith.divsi", "arith.remsi", "arith.divui",
-                                "arith.remui", "arith.floordivsi", "arith.ceildivsi"};
+    static const char *ops[] = {"arith.divsi",      "arith.remsi",
+                                "arith.divui",      "arith.remui",
+                                "arith.floordivsi", "arith.ceildivsi"};
     unsigned k = unsigned(src.below(6));
     r = binary(ops[k], a, d, t);
     if (k == 0 || k >= 4)
@@ -91,7 +95,8 @@ void ProgramGen::genIntArith() {
     break;
   }
   case 9: {
-    static const char *ops[] = {"arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"};
+    static const char *ops[] = {"arith.maxsi", "arith.minsi", "arith.maxui",
+                                "arith.minui"};
     unsigned k = unsigned(src.below(4));
     r = binary(ops[k], a, b, t);
     if (k < 2)
@@ -111,7 +116,8 @@ void ProgramGen::genIntArith() {
     break;
   }
   default: {
-    static const char *ops[] = {"math.absi", "math.ctpop", "math.ctlz", "math.cttz"};
+    static const char *ops[] = {"math.absi", "math.ctpop", "math.ctlz",
+                                "math.cttz"};
     unsigned k = unsigned(src.below(4));
     if (pol.tritonSafe) // Triton 3.6 cannot lower the bit counts
       k = 0;
@@ -149,7 +155,7 @@ Val ProgramGen::rescale(Val v) {
 }
 
 void ProgramGen::genFloatArith() {
-  static const Elem elems[] = {Elem::F32, Elem::F32, Elem::F32, Elem::F32,
+  static const Elem elems[] = {Elem::F32, Elem::F32, Elem::F32,  Elem::F32,
                                Elem::F16, Elem::F16, Elem::BF16, Elem::F64};
   Elem e = elems[src.below(8)];
   Val *pa = pick([&](const Val &v) { return v.type.elem == e; });
@@ -196,12 +202,13 @@ void ProgramGen::genFloatArith() {
                       typeStr(t),
                   t);
     r.bound = a.bound * b.bound + c.bound;
-    r.err = a.err * b.bound + b.err * a.bound + a.err * b.err + c.err + eps * r.bound;
+    r.err = a.err * b.bound + b.err * a.bound + a.err * b.err + c.err +
+            eps * r.bound;
     break;
   }
   case 6: {
-    static const char *ops[] = {"arith.maximumf", "arith.minimumf", "arith.maxnumf",
-                                "arith.minnumf"};
+    static const char *ops[] = {"arith.maximumf", "arith.minimumf",
+                                "arith.maxnumf", "arith.minnumf"};
     r = binary(ops[src.below(4)], a, b, t);
     r.bound = std::max(a.bound, b.bound);
     r.err = std::max(a.err, b.err);
@@ -233,7 +240,8 @@ void ProgramGen::genFloatArith() {
 }
 
 void ProgramGen::genMath() {
-  Val *pa = pick([&](const Val &v) { return isFloat(v.type.elem) && !v.isConst; });
+  Val *pa =
+      pick([&](const Val &v) { return isFloat(v.type.elem) && !v.isConst; });
   if (!pa) {
     genLoad();
     return;
@@ -288,7 +296,8 @@ void ProgramGen::genMath() {
       r.bound = a.bound, r.err = a.err;
       break;
     }
-    static const char *ops[] = {"math.floor", "math.ceil", "math.trunc", "math.roundeven"};
+    static const char *ops[] = {"math.floor", "math.ceil", "math.trunc",
+                                "math.roundeven"};
     unsigned k = unsigned(src.below(4));
     if (pol.tritonSafe) // Triton 3.6 has floor and ceil only
       k &= 1;
@@ -328,14 +337,14 @@ void ProgramGen::genCompare() {
     b = constFloat(0.5, t);
   Val c;
   if (isFloat(t.elem)) {
-    static const char *preds[] = {"olt", "ole", "ogt", "oge", "oeq", "one",
-                                  "ult", "uge", "une", "ord"};
+    static const char *preds[] = {"olt", "ole", "ogt", "oge", "oeq",
+                                  "one", "ult", "uge", "une", "ord"};
     c = emitValue(std::string("arith.cmpf ") + preds[src.below(10)] + ", " +
                       a.name + ", " + b.name + " : " + typeStr(t),
                   bt);
   } else {
-    static const char *preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge",
-                                  "ult", "ule", "ugt", "uge"};
+    static const char *preds[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                  "sge", "ult", "ule", "ugt", "uge"};
     c = emitValue(std::string("arith.cmpi ") + preds[src.below(10)] + ", " +
                       a.name + ", " + b.name + " : " + typeStr(t),
                   bt);
@@ -344,12 +353,14 @@ void ProgramGen::genCompare() {
   add(c);
   if (src.coin()) {
     // select between two values of any type of this shape
-    Val *x = pick([&](const Val &v) { return v.type.shape == t.shape && v.type.elem != Elem::I1; });
+    Val *x = pick([&](const Val &v) {
+      return v.type.shape == t.shape && v.type.elem != Elem::I1;
+    });
     VType st = x ? x->type : t;
     Val xv = x ? *x : a;
     Val y = materialize(st);
-    Val s = emitValue("arith.select " + c.name + ", " + xv.name + ", " + y.name +
-                          " : " + typeStr(bt) + ", " + typeStr(st),
+    Val s = emitValue("arith.select " + c.name + ", " + xv.name + ", " +
+                          y.name + " : " + typeStr(bt) + ", " + typeStr(st),
                       st);
     s.lo = std::min(xv.lo, y.lo), s.hi = std::max(xv.hi, y.hi);
     s.bound = std::max(xv.bound, y.bound), s.err = std::max(xv.err, y.err);
@@ -378,8 +389,9 @@ Val ProgramGen::castTo(const Val &v, Elem to) {
       else if (v.lo >= 0)
         r.lo = v.lo, r.hi = v.hi;
       else
-        r.lo = 0, r.hi = bitWidth(from) >= 64 ? INT64_MAX
-                                               : (int64_t(1) << bitWidth(from)) - 1;
+        r.lo = 0, r.hi = bitWidth(from) >= 64
+                             ? INT64_MAX
+                             : (int64_t(1) << bitWidth(from)) - 1;
       if (r.hi > typeMax(to))
         r.lo = typeMin(to), r.hi = typeMax(to);
     } else {
@@ -429,7 +441,8 @@ Val ProgramGen::castTo(const Val &v, Elem to) {
       r.lo = 0, r.hi = 1;
       return r;
     }
-    r = cast(unsignedCast || to == Elem::I1 ? "arith.fptoui" : "arith.fptosi", x);
+    r = cast(unsignedCast || to == Elem::I1 ? "arith.fptoui" : "arith.fptosi",
+             x);
     r.lo = (unsignedCast || to == Elem::I1) ? 0 : -int64_t(lim);
     r.hi = int64_t(lim);
     return r;
@@ -455,7 +468,8 @@ void ProgramGen::genCast() {
     return;
   }
   Val a = *pa;
-  if (src.chance(1, 6) && (a.type.elem == Elem::F32 || a.type.elem == Elem::I32)) {
+  if (src.chance(1, 6) &&
+      (a.type.elem == Elem::F32 || a.type.elem == Elem::I32)) {
     // bitcast f32 -> i32 (never i32 -> f32: arbitrary bits are NaNs and
     // infinities)
     // Triton 3.6 cannot lower a tensor arith.bitcast.
@@ -471,9 +485,9 @@ void ProgramGen::genCast() {
       return;
     }
   }
-  static const Elem targets[] = {Elem::I1,  Elem::I8,  Elem::I16,  Elem::I32,
-                                 Elem::I64, Elem::F16, Elem::F32,  Elem::BF16,
-                                 Elem::F64};
+  static const Elem targets[] = {Elem::I1,  Elem::I8,   Elem::I16,
+                                 Elem::I32, Elem::I64,  Elem::F16,
+                                 Elem::F32, Elem::BF16, Elem::F64};
   Elem to = targets[src.below(9)];
   if (to == a.type.elem)
     to = isFloat(to) ? Elem::I32 : Elem::F32;

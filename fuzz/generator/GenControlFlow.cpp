@@ -38,7 +38,8 @@ Val ProgramGen::carriedInBody(const Val &init, const std::string &name,
     c.lo = typeMin(c.type.elem), c.hi = typeMax(c.type.elem);
   } else {
     c.bound = std::max(1.0, std::min(c.bound, 64.0));
-    c.err = init.err * double(trips + 1) + 64 * epsOf(c.type.elem) * double(trips);
+    c.err =
+        init.err * double(trips + 1) + 64 * epsOf(c.type.elem) * double(trips);
   }
   add(c);
   return c;
@@ -128,9 +129,9 @@ void ProgramGen::genIf(unsigned depth) {
   } else {
     Val k = constInt(src.range(0, 3), i32);
     static const char *preds[] = {"eq", "ne", "slt", "sgt"};
-    cond = add(emitValue(std::string("arith.cmpi ") + preds[src.below(4)] + ", " +
-                             (src.coin() ? pid.name : nArg.name) + ", " + k.name +
-                             " : i32",
+    cond = add(emitValue(std::string("arith.cmpi ") + preds[src.below(4)] +
+                             ", " + (src.coin() ? pid.name : nArg.name) + ", " +
+                             k.name + " : i32",
                          i1));
     cond.lo = 0, cond.hi = 1;
   }
@@ -217,8 +218,8 @@ void ProgramGen::genWhile(unsigned depth) {
     before.push_back(fresh("w"));
     after.push_back(fresh("d"));
   }
-  std::string head = llvm::join(res, ", ") + " = scf.while (" + before[0] +
-                     " = " + lbv.name;
+  std::string head =
+      llvm::join(res, ", ") + " = scf.while (" + before[0] + " = " + lbv.name;
   for (size_t i = 0; i < inits.size(); ++i)
     head += ", " + before[i + 1] + " = " + inits[i].name;
   line(head + ") : (" + types + ") -> (" + types + ") {");

@@ -19,8 +19,9 @@ unsigned ProgramGen::inputBuffer(Elem e) {
   a.decl = a.name + ": !tt.ptr<" + elemName(e) + ">";
   if (src.coin())
     a.decl += " {tt.divisibility = 16 : i32}";
-  a.launch = std::string("ptr:") + elemName(e) + "=rand:" +
-             std::to_string(programs * slab) + ":" + std::to_string(idx + 1 + src.below(1000));
+  a.launch = std::string("ptr:") + elemName(e) +
+             "=rand:" + std::to_string(programs * slab) + ":" +
+             std::to_string(idx + 1 + src.below(1000));
   args.push_back(a);
   inputs.push_back({e, idx});
   return idx;
@@ -54,8 +55,8 @@ Val ProgramGen::linearIndex(const Shape &shape, bool transposed) {
       next.insert(next.begin() + (e < d ? e : cur.size()), 1);
       // Positions before d are inserted in order: axis = e for e < d.
       VType nt{Elem::I32, next};
-      r = emitValue("tt.expand_dims " + r.name + " {axis = " +
-                        std::to_string(axis) + " : i32} : " +
+      r = emitValue("tt.expand_dims " + r.name +
+                        " {axis = " + std::to_string(axis) + " : i32} : " +
                         typeStr(VType{Elem::I32, cur}) + " -> " + typeStr(nt),
                     nt);
       cur = next;
@@ -89,7 +90,8 @@ Val ProgramGen::linearIndex(const Shape &shape, bool transposed) {
 // Offsets in [0, slab) over `shape`; injective ones are a bijection of a
 // linear index (xor, odd multiply or add modulo the slab), others may also be
 // any pool integer masked into range (a gather).
-Val ProgramGen::offsetsInSlab(const Shape &shape, bool injective, int64_t slabSize) {
+Val ProgramGen::offsetsInSlab(const Shape &shape, bool injective,
+                              int64_t slabSize) {
   VType t{Elem::I32, shape};
   std::string ty = typeStr(t);
   Val base;
@@ -179,7 +181,7 @@ Val ProgramGen::maskFor(const Shape &shape) {
 }
 
 void ProgramGen::genLoad() {
-  static const Elem elems[] = {Elem::F32, Elem::F32, Elem::F16, Elem::I32,
+  static const Elem elems[] = {Elem::F32, Elem::F32,  Elem::F16, Elem::I32,
                                Elem::I8,  Elem::BF16, Elem::F64};
   Elem e = elems[src.below(7)];
   Shape shape = pickShape();
@@ -206,7 +208,8 @@ void ProgramGen::genLoad() {
     v = emitValue("tt.load " + ptrs.name + ", " + m.name + ", " + other.name +
                       " : " + ptrTy,
                   t);
-    v.lo = std::min<int64_t>(-8, other.lo), v.hi = std::max<int64_t>(7, other.hi);
+    v.lo = std::min<int64_t>(-8, other.lo),
+    v.hi = std::max<int64_t>(7, other.hi);
     v.bound = std::max(1.0, other.bound);
     break;
   }
@@ -232,15 +235,16 @@ void ProgramGen::storeOutput(const Val &value) {
   spec.absTolerance = isFloat(e) ? v.err : 0;
   VType sp{e, {}, true};
   if (v.type.shape.empty()) {
-    a.launch = std::string("ptr:") + elemName(e) + "=zeros:" + std::to_string(programs);
+    a.launch = std::string("ptr:") + elemName(e) +
+               "=zeros:" + std::to_string(programs);
     args.push_back(a);
     Val p = emitValue("tt.addptr " + a.name + ", " + pid.name + " : " +
                           typeStr(sp) + ", i32",
                       sp);
     line("tt.store " + p.name + ", " + v.name + " : " + typeStr(sp));
   } else {
-    a.launch = std::string("ptr:") + elemName(e) + "=zeros:" +
-               std::to_string(programs * slab);
+    a.launch = std::string("ptr:") + elemName(e) +
+               "=zeros:" + std::to_string(programs * slab);
     args.push_back(a);
     Val off = offsetsInSlab(v.type.shape, true, slab);
     Val ptrs = pointersInto(idx, off, true);
@@ -249,7 +253,8 @@ void ProgramGen::storeOutput(const Val &value) {
       line("tt.store " + ptrs.name + ", " + v.name + ", " + m.name + " : " +
            typeStr(ptrs.type));
     } else {
-      line("tt.store " + ptrs.name + ", " + v.name + " : " + typeStr(ptrs.type));
+      line("tt.store " + ptrs.name + ", " + v.name + " : " +
+           typeStr(ptrs.type));
     }
   }
   outputs.push_back(spec);
@@ -261,7 +266,8 @@ void ProgramGen::genAtomic() {
   Val val = materialize(t);
   // Its own buffer: programs collide on purpose, and commutative,
   // associative kinds make the result independent of the order.
-  static const char *kinds[] = {"add", "max", "min", "umax", "umin", "and", "or", "xor"};
+  static const char *kinds[] = {"add",  "max", "min", "umax",
+                                "umin", "and", "or",  "xor"};
   const char *kind = kinds[src.below(8)];
   int64_t size = int64_t(1) << src.range(2, 7);
   unsigned idx = unsigned(args.size());
@@ -269,7 +275,8 @@ void ProgramGen::genAtomic() {
   a.name = "%acc" + std::to_string(outputs.size());
   a.pointee = Elem::I32;
   a.decl = a.name + ": !tt.ptr<i32>";
-  a.launch = "ptr:i32=rand:" + std::to_string(size) + ":" + std::to_string(idx + 1);
+  a.launch =
+      "ptr:i32=rand:" + std::to_string(size) + ":" + std::to_string(idx + 1);
   args.push_back(a);
   OutputSpec spec;
   spec.argIndex = idx;
@@ -278,20 +285,21 @@ void ProgramGen::genAtomic() {
   Val off = offsetsInSlab(shape, false, size);
   // offsetsInSlab may have used a linear index larger than the buffer.
   Val m = constInt(size - 1, t);
-  off = emitValue("arith.andi " + off.name + ", " + m.name + " : " + typeStr(t), t);
+  off = emitValue("arith.andi " + off.name + ", " + m.name + " : " + typeStr(t),
+                  t);
   Val ptrs = pointersInto(idx, off, false);
   std::string ptrTy = typeStr(ptrs.type);
   if (src.coin()) {
     Val mask = maskFor(shape);
-    emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " + ptrs.name +
-                  ", " + val.name + ", " + mask.name + " : (" + ptrTy + ", " +
-                  typeStr(t) + ", " + typeStr(VType{Elem::I1, shape}) + ") -> " +
-                  typeStr(t),
+    emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " +
+                  ptrs.name + ", " + val.name + ", " + mask.name + " : (" +
+                  ptrTy + ", " + typeStr(t) + ", " +
+                  typeStr(VType{Elem::I1, shape}) + ") -> " + typeStr(t),
               t);
   } else {
-    emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " + ptrs.name +
-                  ", " + val.name + " : (" + ptrTy + ", " + typeStr(t) + ") -> " +
-                  typeStr(t),
+    emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " +
+                  ptrs.name + ", " + val.name + " : (" + ptrTy + ", " +
+                  typeStr(t) + ") -> " + typeStr(t),
               t);
   }
 }

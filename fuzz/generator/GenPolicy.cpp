@@ -41,7 +41,8 @@ std::string policyKeyList() {
   return out;
 }
 
-bool applyPolicyOverrides(llvm::StringRef text, GenPolicy &p, std::string &why) {
+bool applyPolicyOverrides(llvm::StringRef text, GenPolicy &p,
+                          std::string &why) {
   llvm::SmallVector<llvm::StringRef> items;
   text.split(items, ',', -1, false);
   for (llvm::StringRef item : items) {

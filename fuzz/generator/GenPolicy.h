@@ -18,6 +18,7 @@ namespace tgpu::gen {
 // sizes. Defaults give small programs (about 16 steps) over tensors of up to
 // 512 elements: small kernels compile fast, and bugs rarely need big ones.
 struct GenPolicy {
+  // clang-format off: a table, one knob per line with its meaning
   // Op families.
   unsigned wIntArith = 6;   // addi subi muli and/or/xor, guarded div/rem/shifts, min/max
   unsigned wFloatArith = 8; // addf subf mulf guarded divf, fma, min/max, neg/abs
@@ -66,6 +67,7 @@ struct GenPolicy {
   unsigned maxConvertPairs = 4;  // values sent through a random layout and back
   // #ttg.linear among the random layouts.
   bool allowLinearLayouts = true;
+  // clang-format on
 };
 
 // One `--policy` key and the number it sets.

@@ -21,9 +21,9 @@ static const char *combineOp(Elem e, unsigned kind) {
     static const char *ops[] = {"arith.andi", "arith.ori", "arith.xori"};
     return ops[kind % 3];
   }
-  static const char *ops[] = {"arith.addi", "arith.maxsi", "arith.minsi",
+  static const char *ops[] = {"arith.addi",  "arith.maxsi", "arith.minsi",
                               "arith.maxui", "arith.minui", "arith.andi",
-                              "arith.ori",  "arith.xori",  "arith.muli"};
+                              "arith.ori",   "arith.xori",  "arith.muli"};
   return ops[kind % 9];
 }
 
@@ -48,21 +48,24 @@ void ProgramGen::genReduce() {
     Val idx = linearIndex(s, src.coin());
     VType it{Elem::I32, rs};
     std::string r0 = fresh(), r1 = fresh();
-    std::string va = fresh("a"), ia = fresh("a"), vb = fresh("b"), ib = fresh("b");
+    std::string va = fresh("a"), ia = fresh("a"), vb = fresh("b"),
+                ib = fresh("b");
     std::string et = elemName(e);
     line(r0 + ", " + r1 + " = \"tt.reduce\"(" + a.name + ", " + idx.name +
          ") <{axis = " + ax + " : i32}> ({");
     ++indent;
-    body += std::string(2 * (indent - 1), ' ') + "^bb0(" + va + ": " + et + ", " +
-            ia + ": i32, " + vb + ": " + et + ", " + ib + ": i32):\n";
+    body += std::string(2 * (indent - 1), ' ') + "^bb0(" + va + ": " + et +
+            ", " + ia + ": i32, " + vb + ": " + et + ", " + ib + ": i32):\n";
     bool isMax = src.coin();
     std::string gt = fresh(), eq = fresh(), lt = fresh(), tie = fresh(),
                 take = fresh(), v = fresh(), i = fresh();
     if (isFloat(e)) {
-      line(gt + " = arith.cmpf " + (isMax ? "ogt" : "olt") + ", " + va + ", " + vb + " : " + et);
+      line(gt + " = arith.cmpf " + (isMax ? "ogt" : "olt") + ", " + va + ", " +
+           vb + " : " + et);
       line(eq + " = arith.cmpf oeq, " + va + ", " + vb + " : " + et);
     } else {
-      line(gt + " = arith.cmpi " + (isMax ? "sgt" : "slt") + ", " + va + ", " + vb + " : " + et);
+      line(gt + " = arith.cmpi " + (isMax ? "sgt" : "slt") + ", " + va + ", " +
+           vb + " : " + et);
       line(eq + " = arith.cmpi eq, " + va + ", " + vb + " : " + et);
     }
     line(lt + " = arith.cmpi slt, " + ia + ", " + ib + " : i32");
@@ -133,7 +136,9 @@ Val ProgramGen::combineAlong(const Val &a, unsigned axis, bool scan) {
 }
 
 void ProgramGen::genScan() {
-  Val *pa = pick([](const Val &v) { return !v.type.shape.empty() && v.type.elem != Elem::I1; });
+  Val *pa = pick([](const Val &v) {
+    return !v.type.shape.empty() && v.type.elem != Elem::I1;
+  });
   if (!pa) {
     genLoad();
     return;
@@ -161,8 +166,8 @@ void ProgramGen::genDot() {
     else
       nn /= 2;
   }
-  static const Elem ins[] = {Elem::F16, Elem::F16, Elem::F32, Elem::F32,
-                             Elem::BF16, Elem::F64};
+  static const Elem ins[] = {Elem::F16, Elem::F16,  Elem::F32,
+                             Elem::F32, Elem::BF16, Elem::F64};
   Elem in = ins[src.below(6)];
   Elem acc = in == Elem::F64 ? Elem::F64 : Elem::F32;
   VType at{in, {m, k}}, bt{in, {k, nn}}, ct{acc, {m, nn}};

@@ -36,14 +36,15 @@ void ProgramGen::genView() {
     ns.insert(ns.begin() + axis, 1);
     VType nt = a.type;
     nt.shape = ns;
-    Val r = derived(emitValue("tt.expand_dims " + a.name + " {axis = " +
-                                  std::to_string(axis) + " : i32} : " +
-                                  typeStr(a.type) + " -> " + typeStr(nt),
-                              nt));
+    Val r = derived(emitValue(
+        "tt.expand_dims " + a.name + " {axis = " + std::to_string(axis) +
+            " : i32} : " + typeStr(a.type) + " -> " + typeStr(nt),
+        nt));
     // Usually broadcast the new dim right away.
     if (src.chance(3, 4) && numel(s) * 2 <= (int64_t(1) << pol.maxLog2Numel)) {
       int64_t maxMul = (int64_t(1) << pol.maxLog2Numel) / numel(s);
-      int64_t f = int64_t(1) << src.range(1, std::max<int64_t>(1, llvm::Log2_64(maxMul)));
+      int64_t f = int64_t(1)
+                  << src.range(1, std::max<int64_t>(1, llvm::Log2_64(maxMul)));
       Shape bs = ns;
       bs[axis] = f;
       VType bt = a.type;
@@ -132,8 +133,8 @@ void ProgramGen::genView() {
           ns[d] = 2;
         VType nt = a.type;
         nt.shape = ns;
-        add(derived(emitValue("tt.broadcast " + a.name + " : " + typeStr(a.type) +
-                                  " -> " + typeStr(nt),
+        add(derived(emitValue("tt.broadcast " + a.name + " : " +
+                                  typeStr(a.type) + " -> " + typeStr(nt),
                               nt)));
         return;
       }
@@ -180,8 +181,8 @@ void ProgramGen::genPermute() {
     add(idx);
     VType rt = a.type;
     rt.shape = is;
-    Val r = emitValue("tt.gather " + a.name + "[" + idx.name + "] {axis = " +
-                          std::to_string(axis) + " : i32} : (" +
+    Val r = emitValue("tt.gather " + a.name + "[" + idx.name +
+                          "] {axis = " + std::to_string(axis) + " : i32} : (" +
                           typeStr(a.type) + ", " + typeStr(it) + ") -> " +
                           typeStr(rt),
                       rt);
@@ -194,7 +195,8 @@ void ProgramGen::genPermute() {
       return v.type.shape.size() == 1 && v.type.elem == Elem::I32 &&
              !v.type.isPtr;
     });
-    unsigned log2 = std::min<unsigned>(4 + unsigned(src.below(4)), pol.maxLog2Numel);
+    unsigned log2 =
+        std::min<unsigned>(4 + unsigned(src.below(4)), pol.maxLog2Numel);
     Val a = pa ? *pa : materialize(VType{Elem::I32, {int64_t(1) << log2}});
     int64_t bins = int64_t(2) << src.below(7);
     Val mask = constInt(bins - 1, a.type);

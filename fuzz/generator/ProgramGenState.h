@@ -55,35 +55,57 @@ inline bool isFloat(Elem e) {
 }
 inline unsigned bitWidth(Elem e) {
   switch (e) {
-  case Elem::I1: return 1;
-  case Elem::I8: return 8;
-  case Elem::I16: case Elem::F16: case Elem::BF16: return 16;
-  case Elem::I32: case Elem::F32: return 32;
-  case Elem::I64: case Elem::F64: return 64;
+  case Elem::I1:
+    return 1;
+  case Elem::I8:
+    return 8;
+  case Elem::I16:
+  case Elem::F16:
+  case Elem::BF16:
+    return 16;
+  case Elem::I32:
+  case Elem::F32:
+    return 32;
+  case Elem::I64:
+  case Elem::F64:
+    return 64;
   }
   return 32;
 }
 inline const char *elemName(Elem e) {
   switch (e) {
-  case Elem::I1: return "i1";
-  case Elem::I8: return "i8";
-  case Elem::I16: return "i16";
-  case Elem::I32: return "i32";
-  case Elem::I64: return "i64";
-  case Elem::F16: return "f16";
-  case Elem::BF16: return "bf16";
-  case Elem::F32: return "f32";
-  case Elem::F64: return "f64";
+  case Elem::I1:
+    return "i1";
+  case Elem::I8:
+    return "i8";
+  case Elem::I16:
+    return "i16";
+  case Elem::I32:
+    return "i32";
+  case Elem::I64:
+    return "i64";
+  case Elem::F16:
+    return "f16";
+  case Elem::BF16:
+    return "bf16";
+  case Elem::F32:
+    return "f32";
+  case Elem::F64:
+    return "f64";
   }
   return "i32";
 }
 // Unit roundoff with slack (one ulp at the bound).
 inline double epsOf(Elem e) {
   switch (e) {
-  case Elem::F16: return 0x1p-10;
-  case Elem::BF16: return 0x1p-7;
-  case Elem::F64: return 0x1p-52;
-  default: return 0x1p-23;
+  case Elem::F16:
+    return 0x1p-10;
+  case Elem::BF16:
+    return 0x1p-7;
+  case Elem::F64:
+    return 0x1p-52;
+  default:
+    return 0x1p-23;
   }
 }
 // Largest magnitude a value of `e` may reach before rescale() brings it down.
@@ -236,9 +258,9 @@ private:
   void genWhile(unsigned depth);
   // The parts scf.for and scf.while share.
   struct LoopDraw {
-    std::vector<Val> inits;   // carried values from the pool
+    std::vector<Val> inits; // carried values from the pool
     int64_t trips = 0, lb = 0, step = 1;
-    Val lbv, ubv, stv;        // i32 constants lb, lb + trips * step, step
+    Val lbv, ubv, stv; // i32 constants lb, lb + trips * step, step
   };
   LoopDraw drawLoop(int64_t minTrips);
   Val carriedInBody(const Val &init, const std::string &name, int64_t trips);

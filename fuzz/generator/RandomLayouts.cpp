@@ -150,7 +150,9 @@ struct Printer {
     return t + ">";
   }
 
-  std::string print(const LayoutSpec &s) { return wrap(s, fields(fieldsOf(s))); }
+  std::string print(const LayoutSpec &s) {
+    return wrap(s, fields(fieldsOf(s)));
+  }
 };
 
 //===----------------------------------------------------------------------===//

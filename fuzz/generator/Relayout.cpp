@@ -8,8 +8,8 @@
 
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
-#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

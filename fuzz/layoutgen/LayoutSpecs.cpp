@@ -15,8 +15,9 @@
 namespace tgpu::gen {
 
 int log2Of(int64_t v) {
-  return v > 0 && llvm::isPowerOf2_64(uint64_t(v)) ? int(llvm::Log2_64(uint64_t(v)))
-                                                    : -1;
+  return v > 0 && llvm::isPowerOf2_64(uint64_t(v))
+             ? int(llvm::Log2_64(uint64_t(v)))
+             : -1;
 }
 
 bool powersOfTwo(llvm::ArrayRef<int64_t> shape) {
@@ -60,7 +61,8 @@ llvm::Expected<layout::Encoding> toEncoding(const LayoutSpec &s) {
   switch (s.kind) {
   case LayoutKind::Blocked:
     return Encoding(BlockedEncoding{u32(s.sizePerThread), u32(s.threadsPerWarp),
-                                    u32(s.warpsPerCTA), u32(s.order), cgaOf(s)});
+                                    u32(s.warpsPerCTA), u32(s.order),
+                                    cgaOf(s)});
   case LayoutKind::Slice: {
     auto parent = parentOf();
     if (!parent)
@@ -79,20 +81,20 @@ llvm::Expected<layout::Encoding> toEncoding(const LayoutSpec &s) {
     return Encoding(LinearEncoding{std::move(*l)});
   }
   case LayoutKind::NvidiaMma:
-    return Encoding(NvidiaMmaEncoding{unsigned(s.versionMajor),
-                                      unsigned(s.versionMinor), u32(s.warpsPerCTA),
-                                      u32(s.instrShape), cgaOf(s)});
+    return Encoding(
+        NvidiaMmaEncoding{unsigned(s.versionMajor), unsigned(s.versionMinor),
+                          u32(s.warpsPerCTA), u32(s.instrShape), cgaOf(s)});
   case LayoutKind::DotOperand: {
     auto parent = parentOf();
     if (!parent)
       return parent.takeError();
-    return Encoding(
-        DotOperandEncoding{unsigned(s.opIdx), std::move(*parent), unsigned(s.kWidth)});
+    return Encoding(DotOperandEncoding{unsigned(s.opIdx), std::move(*parent),
+                                       unsigned(s.kWidth)});
   }
   case LayoutKind::SwizzledShared:
-    return Encoding(SwizzledSharedEncoding{unsigned(s.vec), unsigned(s.perPhase),
-                                           unsigned(s.maxPhase), u32(s.order),
-                                           cgaOf(s)});
+    return Encoding(
+        SwizzledSharedEncoding{unsigned(s.vec), unsigned(s.perPhase),
+                               unsigned(s.maxPhase), u32(s.order), cgaOf(s)});
   case LayoutKind::NVMMAShared:
     return Encoding(NVMMASharedEncoding{unsigned(s.swizzle), s.transposed,
                                         unsigned(s.bits), s.fp4Padded,
@@ -233,8 +235,8 @@ LayoutSpec linear(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
   LayoutSpec s;
   s.kind = LayoutKind::Linear;
   s.rank = shape.size();
-  linearBases(c, shape, 5, log2Of(numWarps), /*spareRegs=*/true, /*swizzle=*/false,
-              s.reg, s.lane, s.warp);
+  linearBases(c, shape, 5, log2Of(numWarps), /*spareRegs=*/true,
+              /*swizzle=*/false, s.reg, s.lane, s.warp);
   return s;
 }
 
@@ -256,8 +258,8 @@ llvm::Expected<LayoutSpec> linearOf(const LayoutSpec &of,
   return s;
 }
 
-LayoutSpec mmaV2(ChoiceSource &c, unsigned rank, llvm::ArrayRef<int64_t> fitShape,
-                 unsigned numWarps) {
+LayoutSpec mmaV2(ChoiceSource &c, unsigned rank,
+                 llvm::ArrayRef<int64_t> fitShape, unsigned numWarps) {
   LayoutSpec s;
   s.kind = LayoutKind::NvidiaMma;
   s.versionMajor = 2;
@@ -277,8 +279,8 @@ LayoutSpec mmaV2(ChoiceSource &c, unsigned rank, llvm::ArrayRef<int64_t> fitShap
       d = 0;
     s.warpsPerCTA[d] *= 2;
   }
-  s.instrShape = rank == 3 ? std::vector<int64_t>{1, 16, 8}
-                           : std::vector<int64_t>{16, 8};
+  s.instrShape =
+      rank == 3 ? std::vector<int64_t>{1, 16, 8} : std::vector<int64_t>{16, 8};
   return s;
 }
 
@@ -295,8 +297,8 @@ LayoutSpec mmaV3(ChoiceSource &c, unsigned numWarps) {
   return s;
 }
 
-LayoutSpec anyMma(ChoiceSource &c, unsigned rank, llvm::ArrayRef<int64_t> fitShape,
-                  unsigned numWarps) {
+LayoutSpec anyMma(ChoiceSource &c, unsigned rank,
+                  llvm::ArrayRef<int64_t> fitShape, unsigned numWarps) {
   if (rank == 2 && numWarps >= 4 && c.chance(1, 3))
     return mmaV3(c, numWarps);
   return mmaV2(c, rank, fitShape, numWarps);
@@ -375,8 +377,8 @@ LayoutSpec sharedLinear(ChoiceSource &c, llvm::ArrayRef<int64_t> shape) {
   s.rank = shape.size();
   Bases lane, warp;
   // Exactly one offset per element: every index bit to an offset bit.
-  linearBases(c, shape, 0, 0, /*spareRegs=*/false, /*swizzle=*/true, s.offset, lane,
-              warp);
+  linearBases(c, shape, 0, 0, /*spareRegs=*/false, /*swizzle=*/true, s.offset,
+              lane, warp);
   s.alignment = int64_t(1) << c.below(8);
   return s;
 }
@@ -460,9 +462,10 @@ LayoutSpec anyLayout(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
     std::vector<int64_t> parentShape(shape.begin(), shape.end());
     parentShape.insert(parentShape.begin() + dim, 1);
     unsigned which = c.below(rank == 1 ? 3 : 2);
-    return sliceOf(dim, which == 0   ? blocked(c, rank + 1, numWarps)
-                        : which == 1 ? linear(c, parentShape, numWarps)
-                                     : mmaV2(c, rank + 1, parentShape, numWarps));
+    return sliceOf(dim, which == 0 ? blocked(c, rank + 1, numWarps)
+                        : which == 1
+                            ? linear(c, parentShape, numWarps)
+                            : mmaV2(c, rank + 1, parentShape, numWarps));
   }
   case 2:
     return linear(c, shape, numWarps);
@@ -516,7 +519,8 @@ llvm::Expected<LayoutSpec> anyDistributed(ChoiceSource &c, unsigned rank,
     // A dot operand of rank 4 has a blocked parent (no mma of rank 4).
     if (rank >= 2) {
       unsigned opIdx = c.below(2);
-      return dotOperand(c, opIdx, c.coin() || rank > 3 ? blockedOverCGA() : mma());
+      return dotOperand(c, opIdx,
+                        c.coin() || rank > 3 ? blockedOverCGA() : mma());
     }
     break;
   case 3:

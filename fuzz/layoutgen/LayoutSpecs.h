@@ -55,8 +55,8 @@ struct LayoutSpec {
   Bases cga, reg, lane, warp, block, offset;
   bool legacyCTA = false; // CTAsPerCGA / CTASplitNum / CTAOrder instead
   int64_t versionMajor = 2, versionMinor = 0, dim = 0, opIdx = 0, kWidth = 0,
-          vec = 1, perPhase = 1, maxPhase = 1, swizzle = 0, bits = 16,
-          rank = 2, alignment = 16;
+          vec = 1, perPhase = 1, maxPhase = 1, swizzle = 0, bits = 16, rank = 2,
+          alignment = 16;
   bool transposed = false, fp4Padded = false;
   std::shared_ptr<LayoutSpec> parent;
 };
@@ -190,8 +190,8 @@ LayoutSpec anyLayout(ChoiceSource &c, llvm::ArrayRef<int64_t> shape,
 // shape of up to 64 per dim). An error only when a conversion for linear
 // fails.
 llvm::Expected<LayoutSpec> anyDistributed(ChoiceSource &c, unsigned rank,
-                                          unsigned numWarps, unsigned maxCTAs = 4,
-                                          int depth = 0);
+                                          unsigned numWarps,
+                                          unsigned maxCTAs = 4, int depth = 0);
 
 // A slice of rank `rank` of anyDistributed(rank + 1, depth + 1).
 llvm::Expected<LayoutSpec> anySlice(ChoiceSource &c, unsigned rank,

@@ -28,9 +28,9 @@
 
 #include "fuzz/generator/RandomLayouts.h"
 
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/InitAllDialects.h"
-#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tools/lib/LayoutRender.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -502,8 +502,9 @@ void Run::checkLinear(LinearEncodingAttr l, const LinearLayout &ll) {
   }
 }
 
-// Swizzled shared (one CTA, docs/ARCHITECTURE.md, "Shared layouts"): with col = order[0], row = order[1],
-// offset o holds, in row i = (o / S_col) % S_row, the column
+// Swizzled shared (one CTA, docs/ARCHITECTURE.md, "Shared layouts"): with col =
+// order[0], row = order[1], offset o holds, in row i = (o / S_col) % S_row, the
+// column
 //   (o % S_col) ^ ((vec * ((i / perPhase) % maxPhase)) % S_col)
 // (the inverse of "element (i, j) is stored at column
 // (j % vec) + ((j / vec) ^ phase(i)) * vec"), outer dims in order after.

@@ -424,8 +424,7 @@ llvm::SmallVector<int32_t, kMaxDims> freeVariableMasks(const Model &m) {
       ~pivotColumns(m.rows, m.outBits(), m.inBits()) & lowBits(m.inBits());
   llvm::SmallVector<int32_t, kMaxDims> masks;
   for (int i = 0; i < m.nIn; ++i)
-    masks.push_back(
-        int32_t((free >> m.inFirst(i)) & lowBits(m.in[i].log2)));
+    masks.push_back(int32_t((free >> m.inFirst(i)) & lowBits(m.in[i].log2)));
   return masks;
 }
 
@@ -1033,7 +1032,8 @@ MaybeModel shrinkOutDims(const Model &m, llvm::ArrayRef<NewDim> shape,
                          bool broadcastRegisters, std::string &why) {
   int n = m.inBits();
   int reg = m.findIn(kRegisterName);
-  uint64_t registerBits = reg >= 0 ? lowBits(m.in[reg].log2) << m.inFirst(reg) : 0;
+  uint64_t registerBits =
+      reg >= 0 ? lowBits(m.in[reg].log2) << m.inFirst(reg) : 0;
   uint64_t dropped = 0;
   uint8_t clearedDims[kMaxBits] = {}; // per input bit: out dims cleared
   uint8_t newLog2[kMaxDims];

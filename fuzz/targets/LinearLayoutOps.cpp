@@ -10,7 +10,6 @@ using llvm::Expected;
 
 namespace tgpu::fuzz::llfuzz {
 
-
 // create(bases, outDims, requireSurjective) or create(bases, outDimNames)
 // (sizes inferred: the smallest power of two above every coordinate, and
 // the layout must be onto them), sometimes with a defect.
@@ -78,7 +77,8 @@ void Run::opCreate(bool inferSizes) {
       names.push_back(o.first);
     keep(check(LinearLayout::create(bases, names), want, why));
   } else {
-    keep(check(LinearLayout::create(bases, outs, requireSurjective), want, why));
+    keep(
+        check(LinearLayout::create(bases, outs, requireSurjective), want, why));
   }
 }
 
@@ -104,7 +104,8 @@ void Run::opFactory() {
         m.setCoord(b, 0, uint32_t(1) << b);
       want = m;
     }
-    keep(check(LinearLayout::identity1D(size, kNames[in], kNames[out]), want, why));
+    keep(check(LinearLayout::identity1D(size, kNames[in], kNames[out]), want,
+               why));
     return;
   case 1: {
     op = "zeros1D";
@@ -158,17 +159,19 @@ void Run::opProduct() {
     Expected<LinearLayout> right =
         bc ? a.lib * *bc : Expected<LinearLayout>(bc.takeError());
     if (left && right) {
-      Expected<LinearLayout> rt =
-          right->transposeIns(left->getInDimNames());
+      Expected<LinearLayout> rt = right->transposeIns(left->getInDimNames());
       Expected<LinearLayout> rto =
           rt ? rt->transposeOuts(left->getOutDimNames())
              : Expected<LinearLayout>(rt.takeError());
       if (!rto)
-        report("law", "(a * b) * c and a * (b * c) have different dims: " +
-                          llvm::toString(rto.takeError()), "");
+        report("law",
+               "(a * b) * c and a * (b * c) have different dims: " +
+                   llvm::toString(rto.takeError()),
+               "");
       else if (*left != *rto)
         report("law", "product is not associative",
-               "(a*b)*c:" + left->toString() + "\na*(b*c):" + right->toString());
+               "(a*b)*c:" + left->toString() +
+                   "\na*(b*c):" + right->toString());
     }
     if (!left)
       llvm::consumeError(left.takeError());
@@ -243,8 +246,9 @@ void Run::opCompose() {
     if (left && oc) {
       Expected<LinearLayout> right = t.lib.compose(*oc);
       if (!right)
-        report("rejected-valid", "t.compose(outer.compose(c)) failed: " +
-                                     llvm::toString(right.takeError()),
+        report("rejected-valid",
+               "t.compose(outer.compose(c)) failed: " +
+                   llvm::toString(right.takeError()),
                "c:" + cl.toString());
       else if (*left != *right)
         report("law", "compose is not associative", "c:" + cl.toString());
@@ -272,7 +276,8 @@ void Run::opInvert() {
     randomDistinctNames(no, names);
     for (int k = 0; k < no; ++k)
       outs[k] = {names[k], uint8_t(src.below(4))};
-    made = fresh(randomSurjective({outs, size_t(no)}, src.coin() ? 0 : src.below(3)));
+    made = fresh(
+        randomSurjective({outs, size_t(no)}, src.coin() ? 0 : src.below(3)));
     e = &made;
   }
   operands({e});
@@ -286,8 +291,10 @@ void Run::opInvert() {
     // L⁻¹ ∘ L = id on L's ins, and (L⁻¹)⁻¹ = L.
     Expected<LinearLayout> round = e->lib.compose(r->lib);
     if (!round) {
-      report("rejected-valid", "L.compose(L.invert()) failed: " +
-                                   llvm::toString(round.takeError()), "");
+      report("rejected-valid",
+             "L.compose(L.invert()) failed: " +
+                 llvm::toString(round.takeError()),
+             "");
       return;
     }
     for (int s = 0; s < 8; ++s) {
@@ -299,8 +306,10 @@ void Run::opInvert() {
     }
     Expected<LinearLayout> twice = r->lib.invert();
     if (!twice)
-      report("rejected-valid", "invert of an inverse failed: " +
-                                   llvm::toString(twice.takeError()), "");
+      report("rejected-valid",
+             "invert of an inverse failed: " +
+                 llvm::toString(twice.takeError()),
+             "");
     else if (*twice != e->lib)
       report("law", "invert(invert(L)) != L", twice->toString());
     keep(std::move(r));
@@ -313,8 +322,8 @@ void Run::opInvert() {
     // L(P(y)) = y.
     Expected<LinearLayout> round = r->lib.compose(e->lib);
     if (!round) {
-      report("rejected-valid", "P.compose(L) failed: " +
-                                   llvm::toString(round.takeError()), "");
+      report("rejected-valid",
+             "P.compose(L) failed: " + llvm::toString(round.takeError()), "");
       return;
     }
     for (int s = 0; s < 8; ++s) {
@@ -383,8 +392,8 @@ void Run::opInvertAndCompose() {
   // outer(C(x)) = t(x) (sampled).
   Expected<LinearLayout> round = r->lib.compose(outer.lib);
   if (!round) {
-    report("rejected-valid", "C.compose(outer) failed: " +
-                                 llvm::toString(round.takeError()), "");
+    report("rejected-valid",
+           "C.compose(outer) failed: " + llvm::toString(round.takeError()), "");
     return;
   }
   for (int s = 0; s < 8; ++s) {
@@ -415,13 +424,14 @@ void Run::opTranspose() {
   std::string why;
   MaybeModel want = ins ? llmodel::transposeIns(e.model, order, why)
                         : llmodel::transposeOuts(e.model, order, why);
-  std::optional<Entry> r =
-      check(ins ? e.lib.transposeIns(names) : e.lib.transposeOuts(names), want, why);
+  std::optional<Entry> r = check(
+      ins ? e.lib.transposeIns(names) : e.lib.transposeOuts(names), want, why);
   if (!r || failed())
     return;
   // Transposing back gives the layout again.
-  Expected<LinearLayout> back = ins ? r->lib.transposeIns(e.lib.getInDimNames())
-                                    : r->lib.transposeOuts(e.lib.getOutDimNames());
+  Expected<LinearLayout> back =
+      ins ? r->lib.transposeIns(e.lib.getInDimNames())
+          : r->lib.transposeOuts(e.lib.getOutDimNames());
   if (!back || *back != e.lib)
     report("law", "transposing back does not restore the layout", "");
   if (!back)
@@ -493,7 +503,8 @@ void Run::opFlatten() {
   if (total > kMaxDimLog2)
     return;
   keep(compare(ins ? e.lib.flattenIns() : e.lib.flattenOuts(),
-               ins ? llmodel::flattenIns(e.model) : llmodel::flattenOuts(e.model)));
+               ins ? llmodel::flattenIns(e.model)
+                   : llmodel::flattenOuts(e.model)));
 }
 
 void Run::opSublayout() {
@@ -575,11 +586,11 @@ void Run::opShrink() {
   llvm::SmallVector<NewDim, 4> shape;
   for (int k = 0; k < e.model.nOut; ++k)
     if (!src.chance(1, 5))
-      shape.push_back(
-          {e.model.out[k].name,
-           src.chance(1, 16)
-               ? 3
-               : int32_t(1) << std::min<int>(src.below(e.model.out[k].log2 + 2), 30)});
+      shape.push_back({e.model.out[k].name,
+                       src.chance(1, 16)
+                           ? 3
+                           : int32_t(1) << std::min<int>(
+                                 src.below(e.model.out[k].log2 + 2), 30)});
   if (src.chance(1, 8) && !shape.empty())
     shape.push_back(shape[0]); // a repeated name: the last entry counts
   bool broadcastRegisters = src.coin();
@@ -587,7 +598,8 @@ void Run::opShrink() {
   for (const NewDim &d : shape)
     arg.push_back({kNames[d.name], d.size});
   std::string why;
-  MaybeModel want = llmodel::shrinkOutDims(e.model, shape, broadcastRegisters, why);
+  MaybeModel want =
+      llmodel::shrinkOutDims(e.model, shape, broadcastRegisters, why);
   keep(check(e.lib.shrinkOutDims(arg, broadcastRegisters), want, why));
 }
 
@@ -626,7 +638,8 @@ void Run::opConcat() {
   std::string why;
   MaybeModel want = ins ? llmodel::concatIns(a.model, b.model, why)
                         : llmodel::concatOuts(a.model, b.model, why);
-  keep(check(ins ? a.lib.concatIns(b.lib) : a.lib.concatOuts(b.lib), want, why));
+  keep(
+      check(ins ? a.lib.concatIns(b.lib) : a.lib.concatOuts(b.lib), want, why));
 }
 
 // divideLeft / divideRight, mostly of a product by one of its factors.
@@ -672,8 +685,8 @@ void Run::opQuotient() {
     for (int b = 0; b < l; ++b)
       id.setCoord(b, 0, uint32_t(1) << b);
     std::string w;
-    MaybeModel p =
-        src.coin() ? llmodel::product(e.model, id, w) : llmodel::product(id, e.model, w);
+    MaybeModel p = src.coin() ? llmodel::product(e.model, id, w)
+                              : llmodel::product(id, e.model, w);
     if (p && p->inBits() <= kPoolBits && p->outBits() <= kPoolBits)
       e = fresh(*p);
   }
@@ -688,8 +701,10 @@ void Run::opQuotient() {
     arg.push_back(kNames[n]);
   bool trivial = llmodel::isTrivialOver(e.model, dims);
   if (e.lib.isTrivialOver(arg) != trivial) {
-    report("law", std::string("isTrivialOver should be ") +
-                      (trivial ? "true" : "false"), "");
+    report("law",
+           std::string("isTrivialOver should be ") +
+               (trivial ? "true" : "false"),
+           "");
     return;
   }
   MaybeModel want = llmodel::quotient(e.model, dims);
@@ -704,7 +719,7 @@ void Run::opQueries() {
   operands({&e});
   const Model &m = e.model;
   int rank = m.inBits() <= llmodel::kCountingBits ? llmodel::rankByCounting(m)
-                                                   : llmodel::rank(m);
+                                                  : llmodel::rank(m);
   if (e.lib.rank() != rank || e.lib.isSurjective() != (rank == m.outBits()) ||
       e.lib.isInjective() != (rank == m.inBits()) ||
       e.lib.isInvertible() != (rank == m.outBits() && rank == m.inBits())) {
@@ -713,7 +728,8 @@ void Run::opQueries() {
     return;
   }
   op = "getFreeVariableMasks";
-  std::vector<std::pair<std::string, int32_t>> masks = e.lib.getFreeVariableMasks();
+  std::vector<std::pair<std::string, int32_t>> masks =
+      e.lib.getFreeVariableMasks();
   if (int(masks.size()) != m.nIn) {
     report("law", "one mask per in dim", "");
     return;
@@ -758,7 +774,8 @@ void Run::opQueries() {
     }
   }
   op = "removeZeroBasesAlongDim";
-  uint8_t name = m.nIn && src.coin() ? m.in[src.below(m.nIn)].name : randomName();
+  uint8_t name =
+      m.nIn && src.coin() ? m.in[src.below(m.nIn)].name : randomName();
   keep(compare(e.lib.removeZeroBasesAlongDim(kNames[name]),
                llmodel::removeZeroBasesAlongDim(m, name)));
 }
@@ -769,7 +786,8 @@ void Run::opEquality() {
   Entry &b = pick();
   operands({&a, &b});
   bool same = llmodel::sameModel(a.model, b.model);
-  bool sameIgnoring = llmodel::sameModel(a.model, b.model, /*ignoreOutSizes=*/true);
+  bool sameIgnoring =
+      llmodel::sameModel(a.model, b.model, /*ignoreOutSizes=*/true);
   if ((a.lib == b.lib) != same || (a.lib != b.lib) == same ||
       a.lib.equalIgnoringOutDimSizes(b.lib) != sameIgnoring)
     report("law", "== / equalIgnoringOutDimSizes", "");
@@ -780,8 +798,10 @@ void Run::opEquality() {
     Expected<LinearLayout> copy =
         LinearLayout::create(a.lib.getBases(), a.lib.getOutDims(), false);
     if (!copy)
-      report("rejected-valid", "create from getBases() failed: " +
-                                   llvm::toString(copy.takeError()), "");
+      report("rejected-valid",
+             "create from getBases() failed: " +
+                 llvm::toString(copy.takeError()),
+             "");
     else if (*copy != a.lib || copy->hash() != a.lib.hash())
       report("law", "create(getBases()) is a different layout", "");
   }

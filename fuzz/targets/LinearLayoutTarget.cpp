@@ -106,8 +106,8 @@ LinearLayout Run::toLibrary(const Model &m) {
   Expected<LinearLayout> l =
       LinearLayout::create(basesOf(m), outDimsOf(m), false);
   if (!l) {
-    report("rejected-valid", "create rejected a valid layout: " +
-                                 llvm::toString(l.takeError()),
+    report("rejected-valid",
+           "create rejected a valid layout: " + llvm::toString(l.takeError()),
            llmodel::dump(m));
     return LinearLayout();
   }
@@ -115,7 +115,8 @@ LinearLayout Run::toLibrary(const Model &m) {
 }
 
 std::optional<Entry> Run::check(Expected<LinearLayout> got,
-                                const MaybeModel &want, const std::string &why) {
+                                const MaybeModel &want,
+                                const std::string &why) {
   if (!got) {
     std::string msg = llvm::toString(got.takeError());
     if (want)
@@ -207,15 +208,15 @@ void Run::checkEvaluation(const LinearLayout &l, const Model &m) {
   int rot = m.nIn ? int(rng() % m.nIn) : 0;
   for (int a = 0; a < m.nIn; ++a) {
     int i = (a + rot) % m.nIn;
-    values.push_back({kNames[m.in[i].name],
-                      int32_t((x >> m.inFirst(i)) &
-                              ((uint64_t(1) << m.in[i].log2) - 1))});
+    values.push_back(
+        {kNames[m.in[i].name],
+         int32_t((x >> m.inFirst(i)) & ((uint64_t(1) << m.in[i].log2) - 1))});
   }
   uint64_t want = m.apply(x);
   Expected<std::vector<LinearLayout::NamedValue>> r = l.apply(values);
   if (!r) {
-    report("rejected-valid", "apply rejected valid values: " +
-                                 llvm::toString(r.takeError()),
+    report("rejected-valid",
+           "apply rejected valid values: " + llvm::toString(r.takeError()),
            l.toString());
     return;
   }
@@ -321,7 +322,8 @@ Model Run::randomModel(int maxDims, int maxLog2) {
         m.setCoord(j, k, 0);
         break;
       case 1:
-        m.setCoord(j, k, (uint32_t(1) << src.below(m.out[k].log2 + 1)) & (size - 1));
+        m.setCoord(j, k,
+                   (uint32_t(1) << src.below(m.out[k].log2 + 1)) & (size - 1));
         break;
       default:
         m.setCoord(j, k, uint32_t(src.below(size)));
@@ -450,11 +452,11 @@ std::optional<Finding> Run::go() {
   return finding;
 }
 
-
 } // namespace tgpu::fuzz::llfuzz
 
 namespace {
-std::optional<tgpu::fuzz::Finding> runLinearLayout(llvm::ArrayRef<uint8_t> data) {
+std::optional<tgpu::fuzz::Finding>
+runLinearLayout(llvm::ArrayRef<uint8_t> data) {
   tgpu::fuzz::llfuzz::Run run(data);
   return run.go();
 }

@@ -22,11 +22,11 @@
 #include "oracles/cpu/Interpreter.h"
 #include "oracles/cpu/RunArgs.h"
 
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Compiler.h"
 #include "tgpu/Pipeline/Pipelines.h"
 #include "tgpu/Support/NestingLimit.h"
-#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -117,16 +117,36 @@ Error Program::execCmpI(Operation &op, const OpHandler &) {
     int64_t sx = sext(x, bits), sy = sext(y, bits);
     bool v = false;
     switch (pred) {
-    case arith::CmpIPredicate::eq: v = x == y; break;
-    case arith::CmpIPredicate::ne: v = x != y; break;
-    case arith::CmpIPredicate::slt: v = sx < sy; break;
-    case arith::CmpIPredicate::sle: v = sx <= sy; break;
-    case arith::CmpIPredicate::sgt: v = sx > sy; break;
-    case arith::CmpIPredicate::sge: v = sx >= sy; break;
-    case arith::CmpIPredicate::ult: v = x < y; break;
-    case arith::CmpIPredicate::ule: v = x <= y; break;
-    case arith::CmpIPredicate::ugt: v = x > y; break;
-    case arith::CmpIPredicate::uge: v = x >= y; break;
+    case arith::CmpIPredicate::eq:
+      v = x == y;
+      break;
+    case arith::CmpIPredicate::ne:
+      v = x != y;
+      break;
+    case arith::CmpIPredicate::slt:
+      v = sx < sy;
+      break;
+    case arith::CmpIPredicate::sle:
+      v = sx <= sy;
+      break;
+    case arith::CmpIPredicate::sgt:
+      v = sx > sy;
+      break;
+    case arith::CmpIPredicate::sge:
+      v = sx >= sy;
+      break;
+    case arith::CmpIPredicate::ult:
+      v = x < y;
+      break;
+    case arith::CmpIPredicate::ule:
+      v = x <= y;
+      break;
+    case arith::CmpIPredicate::ugt:
+      v = x > y;
+      break;
+    case arith::CmpIPredicate::uge:
+      v = x >= y;
+      break;
     }
     r->i[k] = v;
   }
@@ -146,22 +166,54 @@ Error Program::execCmpF(Operation &op, const OpHandler &) {
     bool v = false;
     using P = arith::CmpFPredicate;
     switch (pred) {
-    case P::AlwaysFalse: v = false; break;
-    case P::OEQ: v = !unord && x == y; break;
-    case P::OGT: v = !unord && x > y; break;
-    case P::OGE: v = !unord && x >= y; break;
-    case P::OLT: v = !unord && x < y; break;
-    case P::OLE: v = !unord && x <= y; break;
-    case P::ONE: v = !unord && x != y; break;
-    case P::ORD: v = !unord; break;
-    case P::UEQ: v = unord || x == y; break;
-    case P::UGT: v = unord || x > y; break;
-    case P::UGE: v = unord || x >= y; break;
-    case P::ULT: v = unord || x < y; break;
-    case P::ULE: v = unord || x <= y; break;
-    case P::UNE: v = unord || x != y; break;
-    case P::UNO: v = unord; break;
-    case P::AlwaysTrue: v = true; break;
+    case P::AlwaysFalse:
+      v = false;
+      break;
+    case P::OEQ:
+      v = !unord && x == y;
+      break;
+    case P::OGT:
+      v = !unord && x > y;
+      break;
+    case P::OGE:
+      v = !unord && x >= y;
+      break;
+    case P::OLT:
+      v = !unord && x < y;
+      break;
+    case P::OLE:
+      v = !unord && x <= y;
+      break;
+    case P::ONE:
+      v = !unord && x != y;
+      break;
+    case P::ORD:
+      v = !unord;
+      break;
+    case P::UEQ:
+      v = unord || x == y;
+      break;
+    case P::UGT:
+      v = unord || x > y;
+      break;
+    case P::UGE:
+      v = unord || x >= y;
+      break;
+    case P::ULT:
+      v = unord || x < y;
+      break;
+    case P::ULE:
+      v = unord || x <= y;
+      break;
+    case P::UNE:
+      v = unord || x != y;
+      break;
+    case P::UNO:
+      v = unord;
+      break;
+    case P::AlwaysTrue:
+      v = true;
+      break;
     }
     r->i[k] = v;
   }
@@ -347,8 +399,9 @@ Error Program::execMulhiUI(Operation &op, const OpHandler &) {
   Tensor r = get(op.getOperand(0));
   const Tensor &b = get(op.getOperand(1));
   for (int64_t k = 0; k < r.numel(); ++k)
-    r.i[k] = maskBits(uint64_t((unsigned __int128)r.i[k] * b.i[k] >> r.type.bits),
-                      r.type.bits);
+    r.i[k] =
+        maskBits(uint64_t((unsigned __int128)r.i[k] * b.i[k] >> r.type.bits),
+                 r.type.bits);
   set(op.getResult(0), std::move(r));
   return Error::success();
 }
@@ -390,7 +443,8 @@ Error Program::execCast(Operation &op, const OpHandler &h) {
     for (int64_t k = 0; k < n; ++k) {
       double v = std::trunc(a.f[k]);
       long double lo = isSigned ? -std::ldexp(1.0L, to - 1) : 0.0L;
-      long double hi = isSigned ? std::ldexp(1.0L, to - 1) : std::ldexp(1.0L, to);
+      long double hi =
+          isSigned ? std::ldexp(1.0L, to - 1) : std::ldexp(1.0L, to);
       if (std::isnan(v) || (long double)v < lo || (long double)v >= hi)
         return ub(&op, "float-to-int-overflow",
                   "the value does not fit the integer type", &a, k);
@@ -420,7 +474,8 @@ Error Program::execBitcast(Operation &op, const OpHandler &) {
     if (r->type.isFloat())
       r->f[k] = floatFromBits(bits, kindOfFloat(r->type));
     else
-      r->i[k] = r->type.kind == ElemType::Ptr ? bits : maskBits(bits, r->type.bits);
+      r->i[k] =
+          r->type.kind == ElemType::Ptr ? bits : maskBits(bits, r->type.bits);
   }
   set(op.getResult(0), std::move(*r));
   return Error::success();

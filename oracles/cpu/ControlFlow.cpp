@@ -26,7 +26,8 @@ Error Program::execFor(Operation &forOp, const OpHandler &) {
     ivT.i = {maskBits(uint64_t(iv), bits)};
     std::vector<Tensor> args{ivT};
     args.insert(args.end(), carried.begin(), carried.end());
-    Expected<std::vector<Tensor>> r = runRegion(op.getRegion(), std::move(args));
+    Expected<std::vector<Tensor>> r =
+        runRegion(op.getRegion(), std::move(args));
     if (!r)
       return r.takeError();
     carried = std::move(*r);

@@ -380,10 +380,12 @@ OpHandler Program::classify(Operation &op) {
       .Case<triton::AssertOp>(to(&P::execAssert, K::Assert))
       .Case<ub::PoisonOp>(to(&P::execPoison, K::Poison))
       // Global memory
-      .Case<triton::MakeTensorPtrOp>(to(&P::execMakeTensorPtr, K::MakeTensorPtr))
+      .Case<triton::MakeTensorPtrOp>(
+          to(&P::execMakeTensorPtr, K::MakeTensorPtr))
       .Case<triton::AdvanceOp>(to(&P::execAdvance, K::Advance))
       .Case<triton::AddPtrOp>(to(&P::execAddPtr, K::AddPtr))
-      .Case<triton::IntToPtrOp, triton::PtrToIntOp>(to(&P::execPtrCast, K::PtrCast))
+      .Case<triton::IntToPtrOp, triton::PtrToIntOp>(
+          to(&P::execPtrCast, K::PtrCast))
       .Case<triton::LoadOp>(to(&P::execLoad, K::Load))
       .Case<triton::StoreOp>(to(&P::execStore, K::Store))
       .Case<triton::AtomicRMWOp>(to(&P::execAtomic, K::AtomicRMW))

@@ -24,27 +24,48 @@ namespace {
 template <typename T> using UnaryFnOf = T (*)(T);
 template <typename T> UnaryFnOf<T> libmFunction(LibmFn fn) {
   switch (fn) {
-  case LibmFn::Exp: return [](T x) { return std::exp(x); };
-  case LibmFn::Exp2: return [](T x) { return std::exp2(x); };
-  case LibmFn::Expm1: return [](T x) { return std::expm1(x); };
-  case LibmFn::Log: return [](T x) { return std::log(x); };
-  case LibmFn::Log2: return [](T x) { return std::log2(x); };
-  case LibmFn::Log10: return [](T x) { return std::log10(x); };
-  case LibmFn::Log1p: return [](T x) { return std::log1p(x); };
-  case LibmFn::Sqrt: return [](T x) { return std::sqrt(x); };
-  case LibmFn::Cbrt: return [](T x) { return std::cbrt(x); };
-  case LibmFn::Sin: return [](T x) { return std::sin(x); };
-  case LibmFn::Cos: return [](T x) { return std::cos(x); };
-  case LibmFn::Tan: return [](T x) { return std::tan(x); };
-  case LibmFn::Asin: return [](T x) { return std::asin(x); };
-  case LibmFn::Acos: return [](T x) { return std::acos(x); };
-  case LibmFn::Atan: return [](T x) { return std::atan(x); };
-  case LibmFn::Sinh: return [](T x) { return std::sinh(x); };
-  case LibmFn::Cosh: return [](T x) { return std::cosh(x); };
-  case LibmFn::Tanh: return [](T x) { return std::tanh(x); };
-  case LibmFn::Erf: return [](T x) { return std::erf(x); };
-  case LibmFn::Erfc: return [](T x) { return std::erfc(x); };
-  default: return nullptr;
+  case LibmFn::Exp:
+    return [](T x) { return std::exp(x); };
+  case LibmFn::Exp2:
+    return [](T x) { return std::exp2(x); };
+  case LibmFn::Expm1:
+    return [](T x) { return std::expm1(x); };
+  case LibmFn::Log:
+    return [](T x) { return std::log(x); };
+  case LibmFn::Log2:
+    return [](T x) { return std::log2(x); };
+  case LibmFn::Log10:
+    return [](T x) { return std::log10(x); };
+  case LibmFn::Log1p:
+    return [](T x) { return std::log1p(x); };
+  case LibmFn::Sqrt:
+    return [](T x) { return std::sqrt(x); };
+  case LibmFn::Cbrt:
+    return [](T x) { return std::cbrt(x); };
+  case LibmFn::Sin:
+    return [](T x) { return std::sin(x); };
+  case LibmFn::Cos:
+    return [](T x) { return std::cos(x); };
+  case LibmFn::Tan:
+    return [](T x) { return std::tan(x); };
+  case LibmFn::Asin:
+    return [](T x) { return std::asin(x); };
+  case LibmFn::Acos:
+    return [](T x) { return std::acos(x); };
+  case LibmFn::Atan:
+    return [](T x) { return std::atan(x); };
+  case LibmFn::Sinh:
+    return [](T x) { return std::sinh(x); };
+  case LibmFn::Cosh:
+    return [](T x) { return std::cosh(x); };
+  case LibmFn::Tanh:
+    return [](T x) { return std::tanh(x); };
+  case LibmFn::Erf:
+    return [](T x) { return std::erf(x); };
+  case LibmFn::Erfc:
+    return [](T x) { return std::erfc(x); };
+  default:
+    return nullptr;
   }
 }
 
@@ -55,15 +76,24 @@ UnaryFn unaryMathFunction(LibmFn fn) {
   if (UnaryFn f = libmFunction<double>(fn))
     return f;
   switch (fn) {
-  case LibmFn::Exp10: return [](double x) { return std::pow(10.0, x); };
-  case LibmFn::Rsqrt: return [](double x) { return 1.0 / std::sqrt(x); };
-  case LibmFn::Fabs: return [](double x) { return std::fabs(x); };
-  case LibmFn::Floor: return [](double x) { return std::floor(x); };
-  case LibmFn::Ceil: return [](double x) { return std::ceil(x); };
-  case LibmFn::Trunc: return [](double x) { return std::trunc(x); };
-  case LibmFn::Round: return [](double x) { return std::round(x); };
-  case LibmFn::Rint: return [](double x) { return std::nearbyint(x); };
-  default: return nullptr;
+  case LibmFn::Exp10:
+    return [](double x) { return std::pow(10.0, x); };
+  case LibmFn::Rsqrt:
+    return [](double x) { return 1.0 / std::sqrt(x); };
+  case LibmFn::Fabs:
+    return [](double x) { return std::fabs(x); };
+  case LibmFn::Floor:
+    return [](double x) { return std::floor(x); };
+  case LibmFn::Ceil:
+    return [](double x) { return std::ceil(x); };
+  case LibmFn::Trunc:
+    return [](double x) { return std::trunc(x); };
+  case LibmFn::Round:
+    return [](double x) { return std::round(x); };
+  case LibmFn::Rint:
+    return [](double x) { return std::nearbyint(x); };
+  default:
+    return nullptr;
   }
 }
 
@@ -199,8 +229,8 @@ Error Program::execClampF(Operation &op, const OpHandler &) {
   const Tensor &lo = get(op.getOperand(1)), &hi = get(op.getOperand(2));
   // propagateNan = all: a NaN input gives NaN; otherwise NaN is ignored
   // (maxNum/minNum).
-  bool nanOut = cast<triton::ClampFOp>(op).getPropagateNan() ==
-                triton::PropagateNan::ALL;
+  bool nanOut =
+      cast<triton::ClampFOp>(op).getPropagateNan() == triton::PropagateNan::ALL;
   for (int64_t k = 0; k < r.numel(); ++k) {
     double x = r.f[k];
     r.f[k] = nanOut && std::isnan(x)
@@ -225,25 +255,28 @@ Error Program::execExtern(Operation &op, const OpHandler &) {
     base = "erf";
   using F2 = double (*)(double, double);
   UnaryFn f1 = unaryMathFunction(libmByName(base));
-  F2 f2 = llvm::StringSwitch<F2>(base)
-              .Case("pow", [](double x, double y) { return std::pow(x, y); })
-              .Case("atan2", [](double x, double y) { return std::atan2(x, y); })
-              .Case("fmod", [](double x, double y) { return std::fmod(x, y); })
-              .Case("hypot", [](double x, double y) { return std::hypot(x, y); })
-              .Case("fmax", [](double x, double y) { return std::fmax(x, y); })
-              .Case("fmin", [](double x, double y) { return std::fmin(x, y); })
-              .Case("copysign",
-                    [](double x, double y) { return std::copysign(x, y); })
-              .Default(nullptr);
+  F2 f2 =
+      llvm::StringSwitch<F2>(base)
+          .Case("pow", [](double x, double y) { return std::pow(x, y); })
+          .Case("atan2", [](double x, double y) { return std::atan2(x, y); })
+          .Case("fmod", [](double x, double y) { return std::fmod(x, y); })
+          .Case("hypot", [](double x, double y) { return std::hypot(x, y); })
+          .Case("fmax", [](double x, double y) { return std::fmax(x, y); })
+          .Case("fmin", [](double x, double y) { return std::fmin(x, y); })
+          .Case("copysign",
+                [](double x, double y) { return std::copysign(x, y); })
+          .Default(nullptr);
   const Tensor &a = get(op.getOperand(0));
   Expected<Tensor> r = freshLike(op.getResult(0), a);
   if (!r)
     return r.takeError();
   if (!r->type.isFloat() || (f1 && op.getNumOperands() != 1) ||
       (f2 && op.getNumOperands() != 2) || (!f1 && !f2))
-    return unsupported(&op, "no reference for libdevice function '" + sym + "'");
+    return unsupported(&op,
+                       "no reference for libdevice function '" + sym + "'");
   for (int64_t k = 0; k < a.numel(); ++k)
-    r->f[k] = roundTo(r->type, f1 ? f1(a.f[k]) : f2(a.f[k], get(op.getOperand(1)).f[k]));
+    r->f[k] = roundTo(r->type,
+                      f1 ? f1(a.f[k]) : f2(a.f[k], get(op.getOperand(1)).f[k]));
   set(op.getResult(0), std::move(*r));
   return Error::success();
 }
@@ -279,7 +312,8 @@ Error Program::execInlineAsm(Operation &op, const OpHandler &) {
   int64_t n = results.empty() ? 0 : results[0].numel();
   std::vector<uint64_t> regs(cs.size());
   auto bitsOf = [](const Tensor &t, int64_t k) {
-    return t.type.isFloat() ? bitsFromFloat(t.f[k], kindOfFloat(t.type)) : t.i[k];
+    return t.type.isFloat() ? bitsFromFloat(t.f[k], kindOfFloat(t.type))
+                            : t.i[k];
   };
   for (int64_t k = 0; k < n; ++k) {
     std::fill(regs.begin(), regs.end(), 0);

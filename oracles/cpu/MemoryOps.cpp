@@ -109,7 +109,8 @@ Error Program::execMakeTensorPtr(Operation &op, const OpHandler &) {
 
 Error Program::execAdvance(Operation &op, const OpHandler &) {
   Tensor r = get(op.getOperand(0));
-  for (unsigned d = 1; d < op.getNumOperands() && d - 1 < r.bpOffsets.size(); ++d)
+  for (unsigned d = 1; d < op.getNumOperands() && d - 1 < r.bpOffsets.size();
+       ++d)
     r.bpOffsets[d - 1] += sext(get(op.getOperand(d)).i[0], 32);
   set(op.getResult(0), std::move(r));
   return Error::success();
@@ -150,8 +151,9 @@ Error Program::execLoad(Operation &op, const OpHandler &) {
   BlockAccess block;
   Tensor pad;
   if (ptrIn.type.blockPtr) {
-    block = expandBlockPointer(ptrIn, op.getResult(0).getType(),
-                               op.getAttrOfType<DenseI32ArrayAttr>("boundaryCheck"));
+    block = expandBlockPointer(
+        ptrIn, op.getResult(0).getType(),
+        op.getAttrOfType<DenseI32ArrayAttr>("boundaryCheck"));
     // Out-of-bounds elements read the padding: zero, or NaN with
     // padding = nan.
     mask = &block.inside;
@@ -204,8 +206,9 @@ Error Program::execStore(Operation &op, const OpHandler &) {
   const Tensor *mask = store.getMask() ? &get(store.getMask()) : nullptr;
   BlockAccess block;
   if (ptrIn.type.blockPtr) {
-    block = expandBlockPointer(ptrIn, op.getOperand(1).getType(),
-                               op.getAttrOfType<DenseI32ArrayAttr>("boundaryCheck"));
+    block = expandBlockPointer(
+        ptrIn, op.getOperand(1).getType(),
+        op.getAttrOfType<DenseI32ArrayAttr>("boundaryCheck"));
     mask = &block.inside; // out-of-bounds elements are not written
   }
   const Tensor &ptr = ptrIn.type.blockPtr ? block.pointers : ptrIn;
@@ -220,13 +223,15 @@ Error Program::execStore(Operation &op, const OpHandler &) {
       return badAccess(op, ptr, e, size);
     uint64_t bits = bitsOf(val, e, k);
     int32_t w = -1;
-    switch (global.recordStore(ptr.i[e], where, bits, size, serial, linearPid, w)) {
+    switch (
+        global.recordStore(ptr.i[e], where, bits, size, serial, linearPid, w)) {
     case GlobalMemory::Clash::None:
       break;
     case GlobalMemory::Clash::SameStore:
       return ub(&op, "store-conflict",
                 "another element of this store wrote different data at "
-                "address 0x" + llvm::Twine::utohexstr(ptr.i[e]),
+                "address 0x" +
+                    llvm::Twine::utohexstr(ptr.i[e]),
                 &ptr, e);
     case GlobalMemory::Clash::OtherProgram:
       return raceUB(op, "store-race", ptr, e, w, "gets different data, but");
@@ -273,10 +278,18 @@ Error Program::execAtomic(Operation &op, const OpHandler &h) {
     } else if (isFloatKind(k)) {
       double o = floatFromBits(oldBits, k), v = val.f[e], res;
       switch (rmw) {
-      case triton::RMWOp::FADD: res = roundTo(r->type, o + v); break;
-      case triton::RMWOp::MAX: res = std::fmax(o, v); break;
-      case triton::RMWOp::MIN: res = std::fmin(o, v); break;
-      case triton::RMWOp::XCHG: res = v; break;
+      case triton::RMWOp::FADD:
+        res = roundTo(r->type, o + v);
+        break;
+      case triton::RMWOp::MAX:
+        res = std::fmax(o, v);
+        break;
+      case triton::RMWOp::MIN:
+        res = std::fmin(o, v);
+        break;
+      case triton::RMWOp::XCHG:
+        res = v;
+        break;
       default:
         return unsupported(&op, "atomic " + triton::stringifyRMWOp(rmw) +
                                     " on floats");
@@ -288,15 +301,33 @@ Error Program::execAtomic(Operation &op, const OpHandler &h) {
       int64_t so = sext(o, bits), sv = sext(v, bits);
       uint64_t res;
       switch (rmw) {
-      case triton::RMWOp::UMAX: res = std::max(o, v); break;
-      case triton::RMWOp::UMIN: res = std::min(o, v); break;
-      case triton::RMWOp::MAX: res = uint64_t(std::max(so, sv)); break;
-      case triton::RMWOp::MIN: res = uint64_t(std::min(so, sv)); break;
-      case triton::RMWOp::ADD: res = o + v; break;
-      case triton::RMWOp::AND: res = o & v; break;
-      case triton::RMWOp::XOR: res = o ^ v; break;
-      case triton::RMWOp::OR: res = o | v; break;
-      case triton::RMWOp::XCHG: res = v; break;
+      case triton::RMWOp::UMAX:
+        res = std::max(o, v);
+        break;
+      case triton::RMWOp::UMIN:
+        res = std::min(o, v);
+        break;
+      case triton::RMWOp::MAX:
+        res = uint64_t(std::max(so, sv));
+        break;
+      case triton::RMWOp::MIN:
+        res = uint64_t(std::min(so, sv));
+        break;
+      case triton::RMWOp::ADD:
+        res = o + v;
+        break;
+      case triton::RMWOp::AND:
+        res = o & v;
+        break;
+      case triton::RMWOp::XOR:
+        res = o ^ v;
+        break;
+      case triton::RMWOp::OR:
+        res = o | v;
+        break;
+      case triton::RMWOp::XCHG:
+        res = v;
+        break;
       default:
         return unsupported(&op, "atomic " + triton::stringifyRMWOp(rmw));
       }

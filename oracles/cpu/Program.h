@@ -1,8 +1,9 @@
 // The CPU oracle's interpreter (private): Program runs one program id, its
 // handlers split by op family. Interpreter.cpp: entry points, regions, dispatch
-// (classify); ControlFlow (scf, tt.call); ArithOps (arith, casts); MathOps (math,
-// libdevice, inline asm); TensorOps; MemoryOps (global); SharedMemoryOps (ttg);
-// ReductionOps (reduce, scan, dot); SimulatedMemory.h: buffers, race shadow.
+// (classify); ControlFlow (scf, tt.call); ArithOps (arith, casts); MathOps
+// (math, libdevice, inline asm); TensorOps; MemoryOps (global); SharedMemoryOps
+// (ttg); ReductionOps (reduce, scan, dot); SimulatedMemory.h: buffers, race
+// shadow.
 #ifndef TGPU_ORACLES_CPU_PROGRAM_H
 #define TGPU_ORACLES_CPU_PROGRAM_H
 
@@ -97,27 +98,115 @@ inline void copyElem(Tensor &r, int64_t to, const Tensor &a, int64_t from) {
 // costs a hash lookup, not name comparisons.
 enum class OpKind : uint8_t {
   Unsupported,
-  For, While, If, Call,
+  For,
+  While,
+  If,
+  Call,
   // arith: the ops a combine region may run lane-wise (FirstArith..LastArith).
-  Constant, Select, NegF, CmpI, CmpF,
-  AddF, SubF, MulF, DivF, RemF, MaxNumF, MinNumF, MaximumF, MinimumF,
-  AddI, SubI, MulI, AndI, OrI, XOrI, DivSI, RemSI, DivUI, RemUI, FloorDivSI,
-  CeilDivSI, ShLI, ShRSI, ShRUI, MaxSI, MinSI, MaxUI, MinUI,
-  ExtSI, ExtUI, TruncI, IndexCast, IndexCastUI, SIToFP, UIToFP, FPToSI, FPToUI,
-  ExtF, TruncF, ArithBitcast,
+  Constant,
+  Select,
+  NegF,
+  CmpI,
+  CmpF,
+  AddF,
+  SubF,
+  MulF,
+  DivF,
+  RemF,
+  MaxNumF,
+  MinNumF,
+  MaximumF,
+  MinimumF,
+  AddI,
+  SubI,
+  MulI,
+  AndI,
+  OrI,
+  XOrI,
+  DivSI,
+  RemSI,
+  DivUI,
+  RemUI,
+  FloorDivSI,
+  CeilDivSI,
+  ShLI,
+  ShRSI,
+  ShRUI,
+  MaxSI,
+  MinSI,
+  MaxUI,
+  MinUI,
+  ExtSI,
+  ExtUI,
+  TruncI,
+  IndexCast,
+  IndexCastUI,
+  SIToFP,
+  UIToFP,
+  FPToSI,
+  FPToUI,
+  ExtF,
+  TruncF,
+  ArithBitcast,
   // math and tt element-wise ops
-  AbsI, CtPop, CtLz, CtTz, MathUnary, Fma, PowF, Atan2, CopySign,
-  Bitcast, FpToFp, PreciseSqrt, PreciseDivF, ClampF, MulhiUI, Extern, InlineAsm,
+  AbsI,
+  CtPop,
+  CtLz,
+  CtTz,
+  MathUnary,
+  Fma,
+  PowF,
+  Atan2,
+  CopySign,
+  Bitcast,
+  FpToFp,
+  PreciseSqrt,
+  PreciseDivF,
+  ClampF,
+  MulhiUI,
+  Extern,
+  InlineAsm,
   // tensors
-  ProgramId, NumPrograms, MakeRange, Splat, Unsplat, Reshape, Broadcast, Trans,
-  Join, Split, Cat, Gather, Histogram, Print, Assert, Poison,
+  ProgramId,
+  NumPrograms,
+  MakeRange,
+  Splat,
+  Unsplat,
+  Reshape,
+  Broadcast,
+  Trans,
+  Join,
+  Split,
+  Cat,
+  Gather,
+  Histogram,
+  Print,
+  Assert,
+  Poison,
   // global memory
-  MakeTensorPtr, Advance, AddPtr, PtrCast, Load, Store, AtomicRMW, AtomicCAS,
+  MakeTensorPtr,
+  Advance,
+  AddPtr,
+  PtrCast,
+  Load,
+  Store,
+  AtomicRMW,
+  AtomicCAS,
   // shared memory and TTGIR ordering
-  Ordering, DotWait, LocalAlloc, MemDescIndex, MemDescSubslice, MemDescTrans,
-  MemDescReshape, LocalLoad, LocalStore, AsyncCopy,
+  Ordering,
+  DotWait,
+  LocalAlloc,
+  MemDescIndex,
+  MemDescSubslice,
+  MemDescTrans,
+  MemDescReshape,
+  LocalLoad,
+  LocalStore,
+  AsyncCopy,
   // folds along an axis
-  Reduce, Scan, Dot,
+  Reduce,
+  Scan,
+  Dot,
   FirstArith = Constant,
   LastArith = ArithBitcast,
 };
@@ -126,9 +215,35 @@ enum class OpKind : uint8_t {
 // library's function of that name (Fabs for math.absf, Rint for
 // math.roundeven).
 enum class LibmFn : uint8_t {
-  None, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Cbrt, Sin, Cos, Tan,
-  Asin, Acos, Atan, Sinh, Cosh, Tanh, Erf, Erfc, Exp10, Rsqrt, Fabs, Floor,
-  Ceil, Trunc, Round, Rint,
+  None,
+  Exp,
+  Exp2,
+  Expm1,
+  Log,
+  Log2,
+  Log10,
+  Log1p,
+  Sqrt,
+  Cbrt,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Tanh,
+  Erf,
+  Erfc,
+  Exp10,
+  Rsqrt,
+  Fabs,
+  Floor,
+  Ceil,
+  Trunc,
+  Round,
+  Rint,
 };
 
 class Program;
@@ -234,11 +349,14 @@ private:
       return t.takeError();
     Tensor r;
     r.type = *t;
-    r.shape = shape.empty() && mlir::isa<mlir::RankedTensorType, triton::gpu::MemDescType>(
-                                   result.getType())
-                  ? shapeOf(result.getType())
-                  : shape;
-    if (lanes && r.shape.empty() && !mlir::isa<mlir::ShapedType>(result.getType()))
+    r.shape =
+        shape.empty() &&
+                mlir::isa<mlir::RankedTensorType, triton::gpu::MemDescType>(
+                    result.getType())
+            ? shapeOf(result.getType())
+            : shape;
+    if (lanes && r.shape.empty() &&
+        !mlir::isa<mlir::ShapedType>(result.getType()))
       r.shape = {lanes};
     r.resize(r.numel());
     return r;

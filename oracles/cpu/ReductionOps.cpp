@@ -87,8 +87,8 @@ bool Program::isLaneWise(Region &region) {
   for (Operation &op : region.front().without_terminator()) {
     OpKind kind = handlerOf(op).kind;
     if (kind < OpKind::FirstArith || kind > OpKind::LastArith ||
-        op.getNumRegions() ||
-        op.getNumResults() != 1 || isa<ShapedType>(op.getResult(0).getType()))
+        op.getNumRegions() || op.getNumResults() != 1 ||
+        isa<ShapedType>(op.getResult(0).getType()))
       return false;
   }
   it->second = true;
@@ -104,7 +104,8 @@ Error Program::combineLanes(Operation &op, bool scan, bool reverse,
   const int64_t len = fold.len, lines = fold.lines();
   Region &region = op.getRegion(0);
   // The scalar fold counts one step per op and element.
-  uint64_t extraSteps = uint64_t(lines - 1) * region.front().getOperations().size();
+  uint64_t extraSteps =
+      uint64_t(lines - 1) * region.front().getOperations().size();
   auto column = [&](const Tensor &t, int64_t j) {
     Tensor c;
     c.type = t.type;

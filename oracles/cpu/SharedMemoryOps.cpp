@@ -71,7 +71,8 @@ Error Program::execMemDescView(Operation &op, const OpHandler &h) {
   std::vector<int64_t> newShape = shapeOf(op.getResult(0).getType());
   switch (h.kind) {
   case OpKind::MemDescIndex: {
-    int64_t i = sext(get(op.getOperand(1)).i[0], get(op.getOperand(1)).type.bits);
+    int64_t i =
+        sext(get(op.getOperand(1)).i[0], get(op.getOperand(1)).type.bits);
     if (i < 0 || i >= md.shape[0])
       return ub(&op, "index-out-of-range",
                 "memdesc index " + llvm::Twine(i) + " outside dim of size " +
@@ -144,8 +145,10 @@ Error Program::execLocalStore(Operation &op, const OpHandler &) {
 Error Program::execAsyncCopy(Operation &op, const OpHandler &) {
   // Done at once: the copy's completion is the program's next step.
   const Tensor &ptr = get(op.getOperand(0)), &md = get(op.getOperand(1));
-  const Tensor *mask = op.getNumOperands() > 2 ? &get(op.getOperand(2)) : nullptr;
-  const Tensor *other = op.getNumOperands() > 3 ? &get(op.getOperand(3)) : nullptr;
+  const Tensor *mask =
+      op.getNumOperands() > 2 ? &get(op.getOperand(2)) : nullptr;
+  const Tensor *other =
+      op.getNumOperands() > 3 ? &get(op.getOperand(3)) : nullptr;
   SharedAlloc &a = shared[md.alloc];
   ScalarKind k = ptr.type.pointee;
   unsigned size = byteSize(k);

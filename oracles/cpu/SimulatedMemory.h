@@ -20,7 +20,9 @@ inline uint64_t loadBits(const uint8_t *p, unsigned size) {
   return v;
 }
 
-inline void storeBits(uint8_t *p, uint64_t v, unsigned size) { std::memcpy(p, &v, size); }
+inline void storeBits(uint8_t *p, uint64_t v, unsigned size) {
+  std::memcpy(p, &v, size);
+}
 
 // Buffer k lives at (k + 1) << 40: no pointer arithmetic inside a kernel can
 // walk from one buffer into another.
@@ -79,9 +81,9 @@ public:
   // store at once, and which lands is not defined unless they agree), and
   // one another program stored is OtherProgram (a race with `other`).
   // NoShadow: no memory for the buffer's race shadow.
-  Clash recordStore(uint64_t addr, const uint8_t *where,
-                    uint64_t bits, unsigned size, uint32_t serial,
-                    int32_t self, int32_t &other) {
+  Clash recordStore(uint64_t addr, const uint8_t *where, uint64_t bits,
+                    unsigned size, uint32_t serial, int32_t self,
+                    int32_t &other) {
     Buffer *b = bufferOf(addr);
     if (!b)
       return Clash::None;
@@ -108,7 +110,8 @@ private:
     std::vector<uint8_t> *bytes;
     // Which tt.store execution last wrote each byte (0: none; see
     // storeProgram), made on the buffer's first store.
-    std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr, &std::free};
+    std::unique_ptr<uint32_t, decltype(&std::free)> lastStore{nullptr,
+                                                              &std::free};
   };
   std::vector<Buffer> buffers;
   // The program of each tt.store execution (index: its serial number).

@@ -20,7 +20,7 @@ Error Program::execProgramId(Operation &op, const OpHandler &h) {
   if (a < 0 || a > 2)
     return unsupported(&op, "axis out of range");
   r->i[0] = h.kind == OpKind::ProgramId ? uint64_t(pid[a])
-                                         : uint64_t(options.grid[a]);
+                                        : uint64_t(options.grid[a]);
   set(op.getResult(0), std::move(*r));
   return Error::success();
 }
@@ -178,7 +178,8 @@ Error Program::execGather(Operation &op, const OpHandler &) {
 Error Program::execHistogram(Operation &op, const OpHandler &) {
   // Counts of the (masked-on) values in [0, bins); others are not counted.
   const Tensor &src = get(op.getOperand(0));
-  const Tensor *mask = op.getNumOperands() > 1 ? &get(op.getOperand(1)) : nullptr;
+  const Tensor *mask =
+      op.getNumOperands() > 1 ? &get(op.getOperand(1)) : nullptr;
   Expected<Tensor> r = fresh(op.getResult(0));
   if (!r)
     return r.takeError();

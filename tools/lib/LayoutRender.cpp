@@ -81,7 +81,6 @@ std::vector<int64_t> TensorLayout::delinearize(int64_t idx) const {
 
 namespace {
 
-
 // Checks that the layout has the dims the printers read, sized like the tensor.
 llvm::Error checkLayoutDims(const TensorLayout &t, StringRef what) {
   std::vector<std::string> ins =
@@ -127,9 +126,12 @@ Expected<TensorLayout> convert(const NamedLayout &named,
   if (!ll)
     return fail("Fail to convert the layout " + what + " for " + tensor.text,
                 llvm::toString(ll.takeError()));
-  TensorLayout t{named,        std::move(*ll),
-                 tensor.shape, tensor.elementBits,
-                 tl::isSharedEncoding(*enc), tensor.text};
+  TensorLayout t{named,
+                 std::move(*ll),
+                 tensor.shape,
+                 tensor.elementBits,
+                 tl::isSharedEncoding(*enc),
+                 tensor.text};
   if (llvm::Error e = checkLayoutDims(t, what))
     return std::move(e);
   return t;

@@ -47,7 +47,8 @@ struct TensorLayout {
   LinearLayout ll;
   llvm::SmallVector<int64_t> shape;
   unsigned elementBits = 32;
-  bool shared = false; // ins (offset, block) instead of (register, lane, warp, block)
+  bool shared =
+      false; // ins (offset, block) instead of (register, lane, warp, block)
   std::string tensorText;
 
   int64_t size(llvm::StringRef inDim) const { return ll.getInDimSize(inDim); }

@@ -56,8 +56,7 @@ static cl::opt<unsigned> numWarpsOpt("num-warps",
                                      cl::init(0), cl::cat(genCategory));
 // main adds the key list to the description, from GenPolicy's own table.
 static cl::opt<std::string>
-    policyOpt("policy",
-              cl::desc("generation policy overrides, key=value,..."),
+    policyOpt("policy", cl::desc("generation policy overrides, key=value,..."),
               cl::init(""), cl::cat(genCategory));
 static cl::opt<std::string> fromBytes("from-bytes",
                                       cl::desc("generate from this file's "
@@ -85,7 +84,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(genCategory);
   static const std::string policyHelp =
-      "generation policy overrides, key=value,... (keys: " + policyKeyList() + ")";
+      "generation policy overrides, key=value,... (keys: " + policyKeyList() +
+      ")";
   policyOpt.setDescription(policyHelp);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "tgpu program generator\n", &llvm::errs()))

@@ -10,8 +10,8 @@
 // the TGPULayoutRender library (tools/lib/LayoutRender.h). All output is built
 // in memory first: on any error only a message goes to stderr (exit code 1).
 #include "tgpu/InitAllDialects.h"
-#include "tools/lib/LayoutRender.h"
 #include "tgpu/Support/NestingLimit.h"
+#include "tools/lib/LayoutRender.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"

@@ -7,9 +7,9 @@
 #include "mlir/Transforms/Passes.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
-#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 #include "tgpu/Support/DebugOptions.h"
 #include "tgpu/Support/NestingLimit.h"
 

@@ -6,18 +6,20 @@
 //               (no --grid: the launch in the module's tgpu.launch attribute,
 //               which generated programs and their reproducers carry)
 //   tgpu-oracle bundle --run-args FILE [--warps 1,2,4,8] [--only a,b] -o DIR
-//               every kernel of a run_args.txt (corpus/kernels/), DIR/<stem>-w<N>
+//               every kernel of a run_args.txt (corpus/kernels/):
+//               DIR/<stem>-w<N>
 //   tgpu-oracle bundle --from-gen DIR -o OUT     every program tgpu-gen wrote
-//               (TTIR and, when present, its TTGIR variant), OUT/<stem>-ttir ...
+//               (TTIR and, when present, its TTGIR variant):
+//               OUT/<stem>-ttir, ...
 //   common: [--arch sm_90] [-O 0..3] [--no-poison]
 //
 // ARG is tgpu-run's syntax. Each case is compiled with tgpu's compiler to
 // PTX and run on the CPU reference for the expected buffers. A case that
 // does not compile or whose reference run fails (undefined behaviour) is
 // reported and skipped; the exit status is 1 when any was, 2 on bad usage.
-#include "oracles/gpu/producer/BundleProducer.h"
-#include "oracles/gpu/bundle/Json.h"
 #include "oracles/cpu/RunArgs.h"
+#include "oracles/gpu/bundle/Json.h"
+#include "oracles/gpu/producer/BundleProducer.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"

@@ -10,8 +10,8 @@
 #include "oracles/cpu/Interpreter.h"
 #include "oracles/cpu/RunArgs.h"
 #include "oracles/cpu/Values.h"
-#include "tgpu/Support/NestingLimit.h"
 #include "tgpu/InitAllDialects.h"
+#include "tgpu/Support/NestingLimit.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

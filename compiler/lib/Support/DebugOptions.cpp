@@ -17,7 +17,8 @@ struct DebugOptions {
       "debug-only",
       llvm::cl::desc("Print the LLVM_DEBUG messages of these debug types "
                      "(a pass's argument), comma-separated"),
-      llvm::cl::Hidden, llvm::cl::CommaSeparated,
+      llvm::cl::Hidden,
+      llvm::cl::CommaSeparated,
       llvm::cl::value_desc("type"),
       llvm::cl::callback([this](const std::string &type) { add(type); })};
   std::vector<std::string> types;

@@ -1,7 +1,7 @@
 #include "oracles/gpu/producer/BundleProducer.h"
 
-#include "oracles/gpu/bundle/Bundle.h"
 #include "oracles/cpu/Interpreter.h"
+#include "oracles/gpu/bundle/Bundle.h"
 #include "oracles/gpu/producer/Precision.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Compiler.h"

@@ -6,8 +6,8 @@
 #define TGPU_ORACLES_GPU_CASE_H
 
 #include "oracles/gpu/bundle/Bundle.h"
-#include "oracles/gpu/runner/CudaExecutor.h"
 #include "oracles/gpu/bundle/Json.h"
+#include "oracles/gpu/runner/CudaExecutor.h"
 
 #include <string>
 

@@ -16,9 +16,9 @@
 // JSON summary; --json writes every case's result. --simulate runs without
 // a GPU (SimulatedExecutor, for the runner's own tests). Exit status: 0 all
 // passed, 1 some did not, 2 bad arguments or no usable GPU.
+#include "oracles/gpu/bundle/Json.h"
 #include "oracles/gpu/runner/Case.h"
 #include "oracles/gpu/runner/CudaExecutor.h"
-#include "oracles/gpu/bundle/Json.h"
 
 #include <algorithm>
 #include <cerrno>

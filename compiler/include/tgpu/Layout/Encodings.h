@@ -1,7 +1,7 @@
 // Layout encodings as plain values, mirroring the ttg attributes field for
 // field, and their conversion to LinearLayouts. No MLIR here: the ttg
-// attributes convert to these (tgpu/Dialect/TritonGPU/IR/AttrConversion.h), and fuzzers and
-// property tests build them directly.
+// attributes convert to these (tgpu/Dialect/TritonGPU/IR/AttrConversion.h), and
+// fuzzers and property tests build them directly.
 #ifndef TGPU_LAYOUT_ENCODINGS_H
 #define TGPU_LAYOUT_ENCODINGS_H
 

@@ -31,8 +31,8 @@ public:
         return signalPassFailure();
       for (Operation *op :
            mlir::tgpu::findSharedMemoryBarriers(func, *allocation)) {
-        LLVM_DEBUG(llvm::dbgs() << "barrier before " << op->getName()
-                                << " at " << op->getLoc() << "\n");
+        LLVM_DEBUG(llvm::dbgs() << "barrier before " << op->getName() << " at "
+                                << op->getLoc() << "\n");
         OpBuilder builder(op);
         ttg::BarrierOp::create(builder, op->getLoc(), ttg::AddrSpace::Local);
       }

@@ -7,8 +7,8 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
-#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

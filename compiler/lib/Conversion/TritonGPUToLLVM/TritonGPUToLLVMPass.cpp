@@ -9,10 +9,10 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -139,9 +139,9 @@ public:
     }
     if (auto attr = module->getAttrOfType<IntegerAttr>("ttg.shared"))
       sharedBytes = std::max(sharedBytes, attr.getInt());
-    LLVM_DEBUG(llvm::dbgs() << "sm_" << info.computeCapability << ", "
-                            << info.numWarps << " warps, " << sharedBytes
-                            << " bytes of shared memory\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "sm_" << info.computeCapability << ", " << info.numWarps
+               << " warps, " << sharedBytes << " bytes of shared memory\n");
     mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
     info.axisInfo = &axisInfo;
 

@@ -5,8 +5,8 @@
 #include "tgpu/Analysis/Allocation.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
-#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

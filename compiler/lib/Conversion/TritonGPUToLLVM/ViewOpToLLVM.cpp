@@ -6,8 +6,8 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
-#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/SharedStaging.h"
 #include "tgpu/Layout/WarpShuffle.h"
 

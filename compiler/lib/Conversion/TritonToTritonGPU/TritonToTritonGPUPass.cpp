@@ -145,8 +145,8 @@ private:
     else
       b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
     Value c = b.create<ttg::ConvertLayoutOp>(v.getLoc(), want, v);
-    LLVM_DEBUG(llvm::dbgs() << "convert at " << v.getLoc() << " to " << want
-                            << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "convert at " << v.getLoc() << " to " << want << "\n");
     converted[key] = c;
     return c;
   }

@@ -63,10 +63,9 @@ Expected<Encoding> tgpu::layout::encodingFromAttr(mlir::Attribute attr) {
                                     vec(b.getWarpsPerCTA()), vec(b.getOrder()),
                                     cga(b.getCgaBases(), b.getRank())});
   if (auto m = mlir::dyn_cast<NvidiaMmaEncodingAttr>(attr))
-    return Encoding(NvidiaMmaEncoding{m.getVersionMajor(), m.getVersionMinor(),
-                                      vec(m.getWarpsPerCTA()),
-                                      vec(m.getInstrShape()),
-                                      cga(m.getCgaBases(), m.getRank())});
+    return Encoding(NvidiaMmaEncoding{
+        m.getVersionMajor(), m.getVersionMinor(), vec(m.getWarpsPerCTA()),
+        vec(m.getInstrShape()), cga(m.getCgaBases(), m.getRank())});
   if (auto s = mlir::dyn_cast<SliceEncodingAttr>(attr)) {
     Expected<Encoding> parent = encodingFromAttr(s.getParent());
     if (!parent)
@@ -104,10 +103,10 @@ Expected<Encoding> tgpu::layout::encodingFromAttr(mlir::Attribute attr) {
         n.getFp4Padded(), n.getRank(), cga(n.getCgaBases(), n.getRank())});
   if (auto s = mlir::dyn_cast<SharedLinearEncodingAttr>(attr)) {
     unsigned rank = s.getRank();
-    Expected<LinearLayout> ll = LinearLayout::create(
-        {{"offset", unflatten(s.getOffsetBases(), rank)},
-         {"block", unflatten(s.getBlockBases(), rank)}},
-        standardOutDimNames(rank));
+    Expected<LinearLayout> ll =
+        LinearLayout::create({{"offset", unflatten(s.getOffsetBases(), rank)},
+                              {"block", unflatten(s.getBlockBases(), rank)}},
+                             standardOutDimNames(rank));
     if (!ll)
       return err("#ttg.shared_linear: " + llvm::toString(ll.takeError()));
     return Encoding(SharedLinearEncoding{std::move(*ll), s.getAlignment()});
@@ -184,15 +183,13 @@ tgpu::layout::toLinearEncodingAttr(mlir::MLIRContext *ctx,
                                  flatten(l, "block"));
 }
 
-Expected<SharedLinearEncodingAttr>
-tgpu::layout::toSharedLinearEncodingAttr(mlir::MLIRContext *ctx,
-                                         const LinearLayout &l,
-                                         unsigned alignment) {
+Expected<SharedLinearEncodingAttr> tgpu::layout::toSharedLinearEncodingAttr(
+    mlir::MLIRContext *ctx, const LinearLayout &l, unsigned alignment) {
   if (llvm::Error e = checkDims(l, {"offset", "block"}))
     return std::move(e);
   if (l.getNumOutDims() == 0)
     return err("a shared layout needs at least one output dimension");
   return SharedLinearEncodingAttr::get(ctx, l.getNumOutDims(),
-                                       flatten(l, "offset"), flatten(l, "block"),
-                                       alignment);
+                                       flatten(l, "offset"),
+                                       flatten(l, "block"), alignment);
 }

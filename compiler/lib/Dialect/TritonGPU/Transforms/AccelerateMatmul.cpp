@@ -51,7 +51,9 @@ int64_t instructionK(tt::DotOp dot) {
 SmallVector<unsigned> warpsPerTile(tt::DotOp dot, int64_t M, int64_t N,
                                    unsigned numWarps) {
   Region *region = dot->getParentRegion();
-  auto sameRegion = [&](Operation *op) { return op->getParentRegion() == region; };
+  auto sameRegion = [&](Operation *op) {
+    return op->getParentRegion() == region;
+  };
   SetVector<Operation *> chain;
   ForwardSliceOptions forward;
   forward.filter = sameRegion;
@@ -99,7 +101,8 @@ struct AccelerateMatmul
   void accelerate(tt::DotOp dot) {
     auto cType = cast<RankedTensorType>(dot.getType());
     auto aType = cast<RankedTensorType>(dot.getA().getType());
-    auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(cType.getEncoding());
+    auto blocked =
+        dyn_cast_or_null<ttg::BlockedEncodingAttr>(cType.getEncoding());
     if (!blocked || cType.getRank() != 2) {
       LLVM_DEBUG(llvm::dbgs() << dot.getLoc()
                               << ": stays on FMA (not a 2-D blocked result)\n");
@@ -120,8 +123,8 @@ struct AccelerateMatmul
         ctx, /*versionMajor=*/2, /*versionMinor=*/0,
         warpsPerTile(dot, M, N, numWarps), /*instrShape=*/{16, 8},
         blocked.getCgaBases());
-    LLVM_DEBUG(llvm::dbgs() << dot.getLoc() << ": " << M << "x" << N << "x"
-                            << K << " on " << mma << "\n");
+    LLVM_DEBUG(llvm::dbgs() << dot.getLoc() << ": " << M << "x" << N << "x" << K
+                            << " on " << mma << "\n");
     auto retype = [](Value v, Attribute encoding) {
       auto t = cast<RankedTensorType>(v.getType());
       return RankedTensorType::get(t.getShape(), t.getElementType(), encoding);
@@ -136,10 +139,11 @@ struct AccelerateMatmul
     Value a = operand(dot.getA(), 0), bOp = operand(dot.getB(), 1);
     Value c = ttg::ConvertLayoutOp::create(b, loc, retype(dot.getC(), mma),
                                            dot.getC());
-    auto onCores = tt::DotOp::create(b, loc, retype(dot.getResult(), mma), a, bOp,
-                                     c, dot.getInputPrecision(),
-                                     dot.getMaxNumImpreciseAcc());
-    Value back = ttg::ConvertLayoutOp::create(b, loc, cType, onCores.getResult());
+    auto onCores =
+        tt::DotOp::create(b, loc, retype(dot.getResult(), mma), a, bOp, c,
+                          dot.getInputPrecision(), dot.getMaxNumImpreciseAcc());
+    Value back =
+        ttg::ConvertLayoutOp::create(b, loc, cType, onCores.getResult());
     dot.getResult().replaceAllUsesWith(back);
     dot.erase();
   }

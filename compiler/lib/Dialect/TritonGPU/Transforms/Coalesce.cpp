@@ -67,13 +67,13 @@ unsigned vectorWidth(Operation *op, unsigned fastest,
   unsigned elemBits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
   elemBits = std::max(elemBits, 1u);
   int64_t elemBytes = std::max(elemBits / 8, 1u);
-  int64_t maxMultiple = std::max<int64_t>(
-      info->getDivisibility(fastest) / elemBytes, 1);
+  int64_t maxMultiple =
+      std::max<int64_t>(info->getDivisibility(fastest) / elemBytes, 1);
   int64_t maxContig =
       std::min(info->getContiguity(fastest), type.getDimSize(fastest));
   int64_t alignment = std::min(maxMultiple, maxContig);
-  return unsigned(std::clamp<int64_t>(alignment, 1,
-                                      std::max(128u / elemBits, 1u)));
+  return unsigned(
+      std::clamp<int64_t>(alignment, 1, std::max(128u / elemBits, 1u)));
 }
 
 ttg::BlockedEncodingAttr
@@ -119,12 +119,12 @@ coalescedEncoding(Operation *op, const tgpu::ModuleAxisInfoAnalysis &axisInfo,
   SmallVector<unsigned> sizePerThread(type.getRank(), 1);
   sizePerThread[order[0]] = perThread;
   ArrayRef<int32_t> cgaBases;
-  if (auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(
-          type.getEncoding()))
+  if (auto blocked =
+          dyn_cast_or_null<ttg::BlockedEncodingAttr>(type.getEncoding()))
     cgaBases = blocked.getCgaBases();
   return ttg::getBlockedEncoding(op->getContext(), type.getShape(),
-                                 sizePerThread, order, numWarps,
-                                 threadsPerWarp, cgaBases);
+                                 sizePerThread, order, numWarps, threadsPerWarp,
+                                 cgaBases);
 }
 
 // Rebuilds `op` with every tensor operand and result in `encoding`,
@@ -135,9 +135,8 @@ void rebuildInEncoding(Operation *op, Attribute encoding) {
   for (Value operand : op->getOperands()) {
     auto type = dyn_cast<RankedTensorType>(operand.getType());
     if (type)
-      operand = ttg::ConvertLayoutOp::create(builder, op->getLoc(),
-                                             type.cloneWithEncoding(encoding),
-                                             operand);
+      operand = ttg::ConvertLayoutOp::create(
+          builder, op->getLoc(), type.cloneWithEncoding(encoding), operand);
     operands.push_back(operand);
   }
   SmallVector<Type> resultTypes;

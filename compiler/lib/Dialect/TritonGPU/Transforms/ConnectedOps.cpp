@@ -32,7 +32,8 @@ llvm::SetVector<Operation *> mlir::tgpu::getConnectedOps(Operation *op) {
       }
       // A block argument leads to its op only when that op has one region
       // of one block (not to an scf.while from its "after" arguments).
-      Operation *parent = cast<BlockArgument>(operand).getOwner()->getParentOp();
+      Operation *parent =
+          cast<BlockArgument>(operand).getOwner()->getParentOp();
       if (parent && !isolated(parent) && parent->getNumRegions() == 1 &&
           parent->getRegion(0).hasOneBlock())
         found.insert(parent);

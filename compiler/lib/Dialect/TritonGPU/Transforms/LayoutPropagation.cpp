@@ -47,7 +47,8 @@ bool reachesMmaConsumer(Operation *op, Attribute mma) {
       // Reductions over tensors smaller than an mma tile misbehave in that
       // layout: give up on keeping it.
       if (isa<tt::ReduceOp>(user)) {
-        auto srcType = dyn_cast<RankedTensorType>(user->getOperand(0).getType());
+        auto srcType =
+            dyn_cast<RankedTensorType>(user->getOperand(0).getType());
         if (srcType && isMmaEncoding(srcType.getEncoding()) &&
             srcType.getRank() >= 2 && mmaAttr.getInstrShape().size() >= 2) {
           ArrayRef<int64_t> shape = srcType.getShape();
@@ -96,7 +97,8 @@ bool isLayoutAnchor(Operation *op) {
     return isExpensiveMemoryAccess(op);
   if (isa<ttg::LocalLoadOp>(op))
     return isExpensiveSharedLoad(op);
-  if (isa<tt::DotOp, ttng::WarpGroupDotOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+  if (isa<tt::DotOp, ttng::WarpGroupDotOp, tt::AtomicRMWOp, tt::AtomicCASOp>(
+          op))
     return true;
   if (auto gather = dyn_cast<tt::GatherOp>(op))
     return gather.getEfficientLayout();
@@ -181,7 +183,8 @@ void ForwardPropagation::seedAnchors() {
   });
 }
 
-void ForwardPropagation::addCandidates(ValueRange values, const Candidates &encs,
+void ForwardPropagation::addCandidates(ValueRange values,
+                                       const Candidates &encs,
                                        SmallVectorImpl<Value> &changed,
                                        Operation *user) {
   for (Value value : values) {
@@ -200,17 +203,17 @@ void ForwardPropagation::addCandidates(ValueRange values, const Candidates &encs
   }
 }
 
-SmallVector<Value> ForwardPropagation::propagateToUsers(Value value,
-                                                        const Candidates &encs) {
+SmallVector<Value>
+ForwardPropagation::propagateToUsers(Value value, const Candidates &encs) {
   SmallVector<Value> changed;
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (auto forOp = dyn_cast<scf::ForOp>(user)) {
       if (use.getOperandNumber() < forOp.getNumControlOperands())
         continue;
-      addCandidates({forOp.getTiedLoopRegionIterArg(&use),
-                     forOp.getTiedLoopResult(&use)},
-                    encs, changed, user);
+      addCandidates(
+          {forOp.getTiedLoopRegionIterArg(&use), forOp.getTiedLoopResult(&use)},
+          encs, changed, user);
       continue;
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(user)) {
@@ -250,7 +253,8 @@ SmallVector<Value> ForwardPropagation::propagateToUsers(Value value,
     if (auto gather = dyn_cast<tt::GatherOp>(user)) {
       // Only the indices carry their layout to the result.
       if (!gather.getEfficientLayout() &&
-          use.getOperandNumber() == gather.getIndicesMutable().getOperandNumber()) {
+          use.getOperandNumber() ==
+              gather.getIndicesMutable().getOperandNumber()) {
         addCandidates(gather.getResult(), encs, changed, user);
         continue;
       }
@@ -293,7 +297,8 @@ void ForwardPropagation::resolveConflicts() {
       continue;
     Operation *def = value.getDefiningOp();
     bool memoryAccess =
-        def && isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(def);
+        def &&
+        isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(def);
     Attribute best = encs.front();
     int64_t bestScore = layoutScore(best);
     for (Attribute enc : encs) {
@@ -306,7 +311,8 @@ void ForwardPropagation::resolveConflicts() {
     // No vectorised blocked layout: blocked next to memory, mma elsewhere.
     if (bestScore == 0) {
       for (Attribute enc : encs)
-        if (memoryAccess ? isa<ttg::BlockedEncodingAttr>(enc) : isMmaEncoding(enc)) {
+        if (memoryAccess ? isa<ttg::BlockedEncodingAttr>(enc)
+                         : isMmaEncoding(enc)) {
           best = enc;
           break;
         }
@@ -384,13 +390,15 @@ Operation *ForwardPropagation::cloneInEncoding(OpBuilder &b, Operation *op,
 Operation *ForwardPropagation::rewriteFor(scf::ForOp forOp) {
   OpBuilder b(forOp);
   SmallVector<Value> inits;
-  for (auto [init, result] : llvm::zip(forOp.getInitArgs(), forOp.getResults())) {
+  for (auto [init, result] :
+       llvm::zip(forOp.getInitArgs(), forOp.getResults())) {
     auto it = candidates.find(result);
-    inits.push_back(it == candidates.end() ? init
-                                           : valueIn(init, *it->second.begin()));
+    inits.push_back(
+        it == candidates.end() ? init : valueIn(init, *it->second.begin()));
   }
-  auto newFor = scf::ForOp::create(b, forOp.getLoc(), forOp.getLowerBound(),
-                                   forOp.getUpperBound(), forOp.getStep(), inits);
+  auto newFor =
+      scf::ForOp::create(b, forOp.getLoc(), forOp.getLowerBound(),
+                         forOp.getUpperBound(), forOp.getStep(), inits);
   newFor->setAttrs(forOp->getAttrs());
   // The builder may have added a terminator (no iter_args): the old body
   // brings its own.
@@ -409,19 +417,18 @@ Operation *ForwardPropagation::rewriteWhile(scf::WhileOp whileOp) {
   for (auto [init, arg] :
        llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments())) {
     auto it = candidates.find(arg);
-    inits.push_back(it == candidates.end() ? init
-                                           : valueIn(init, *it->second.begin()));
+    inits.push_back(
+        it == candidates.end() ? init : valueIn(init, *it->second.begin()));
   }
   SmallVector<Type> resultTypes;
   for (Value result : whileOp.getResults()) {
     auto it = candidates.find(result);
-    resultTypes.push_back(it == candidates.end()
-                              ? result.getType()
-                              : withEncoding(result.getType(),
-                                             *it->second.begin()));
+    resultTypes.push_back(
+        it == candidates.end()
+            ? result.getType()
+            : withEncoding(result.getType(), *it->second.begin()));
   }
-  auto newWhile =
-      scf::WhileOp::create(b, whileOp.getLoc(), resultTypes, inits);
+  auto newWhile = scf::WhileOp::create(b, whileOp.getLoc(), resultTypes, inits);
   SmallVector<Type> beforeTypes;
   for (Value v : inits)
     beforeTypes.push_back(v.getType());
@@ -478,8 +485,8 @@ void ForwardPropagation::rewriteCondition(scf::ConditionOp condition) {
     auto type = dyn_cast<RankedTensorType>(whileOp->getResult(i - 1).getType());
     if (!type)
       continue;
-    condition->setOperand(i, valueIn(condition->getOperand(i),
-                                     type.getEncoding()));
+    condition->setOperand(
+        i, valueIn(condition->getOperand(i), type.getEncoding()));
   }
 }
 
@@ -544,7 +551,8 @@ Operation *ForwardPropagation::rewriteOp(Operation *op) {
   if (op->hasTrait<OpTrait::SameOperandsAndResultEncoding>() ||
       op->hasTrait<OpTrait::Elementwise>() ||
       isa<tt::ReduceOp, tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp,
-          tt::JoinOp, tt::SplitOp, tt::GatherOp, ttng::WarpGroupDotWaitOp>(op)) {
+          tt::JoinOp, tt::SplitOp, tt::GatherOp, ttng::WarpGroupDotWaitOp>(
+          op)) {
     Operation *newOp = cloneInEncoding(b, op, enc);
     replaceOrRemember(op->getResults(), newOp->getResults());
     return newOp;
@@ -562,8 +570,7 @@ LogicalResult ForwardPropagation::rewrite() {
       bool changesLayout = false;
       for (Value result : op.getResults()) {
         auto it = candidates.find(result);
-        if (it != candidates.end() &&
-            encodingOf(result) != *it->second.begin())
+        if (it != candidates.end() && encodingOf(result) != *it->second.begin())
           changesLayout = true;
       }
       if (changesLayout) {
@@ -605,8 +612,8 @@ LogicalResult ForwardPropagation::rewrite() {
 
 } // namespace
 
-LogicalResult
-mlir::tgpu::remove_layout_conversions::propagateLayoutsForward(tt::FuncOp func) {
+LogicalResult mlir::tgpu::remove_layout_conversions::propagateLayoutsForward(
+    tt::FuncOp func) {
   ForwardPropagation propagation(func);
   propagation.seedAnchors();
   propagation.propagate();

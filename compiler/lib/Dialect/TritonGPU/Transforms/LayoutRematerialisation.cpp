@@ -46,10 +46,9 @@ bool usesSlowMathUnit(Operation *op) {
              math::CtPopOp, math::CountLeadingZerosOp,
              math::CountTrailingZerosOp, math::ExpOp, math::Exp2Op,
              math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
-             math::Log1pOp, math::SinOp, math::CosOp, math::TanOp,
-             math::AsinOp, math::AcosOp, math::AtanOp, math::Atan2Op,
-             math::PowFOp, math::SqrtOp, math::RsqrtOp, math::ErfOp,
-             math::CbrtOp>(op);
+             math::Log1pOp, math::SinOp, math::CosOp, math::TanOp, math::AsinOp,
+             math::AcosOp, math::AtanOp, math::Atan2Op, math::PowFOp,
+             math::SqrtOp, math::RsqrtOp, math::ErfOp, math::CbrtOp>(op);
 }
 
 int64_t byteCount(Value v, int64_t minElements = 0, int64_t minBits = 0) {
@@ -116,10 +115,11 @@ private:
                               SetVector<Value> &slice,
                               DenseMap<Value, Attribute> &layout,
                               function_ref<bool(Operation *)> stop);
-  LogicalResult rematerialisableSlice(
-      OpOperand &root, Attribute encoding, SetVector<Value> &slice,
-      DenseMap<Value, Attribute> &layout,
-      function_ref<bool(Operation *)> stop = nullptr);
+  LogicalResult
+  rematerialisableSlice(OpOperand &root, Attribute encoding,
+                        SetVector<Value> &slice,
+                        DenseMap<Value, Attribute> &layout,
+                        function_ref<bool(Operation *)> stop = nullptr);
   void rewriteSlice(SetVector<Value> &slice, DenseMap<Value, Attribute> &layout,
                     ttg::ConvertLayoutOp cvt, IRMapping &mapping);
 
@@ -163,7 +163,8 @@ bool Rematerialiser::rematerialiseAll() {
 }
 
 void Rematerialiser::hoistAboveExtOrBroadcastAll() {
-  forEachConvert([&](ttg::ConvertLayoutOp cvt) { hoistAboveExtOrBroadcast(cvt); });
+  forEachConvert(
+      [&](ttg::ConvertLayoutOp cvt) { hoistAboveExtOrBroadcast(cvt); });
 }
 
 void Rematerialiser::hoistIntoConditionalsAll() {
@@ -235,7 +236,8 @@ LogicalResult Rematerialiser::rematerialisableSlice(
 
 void Rematerialiser::rewriteSlice(SetVector<Value> &slice,
                                   DenseMap<Value, Attribute> &layout,
-                                  ttg::ConvertLayoutOp cvt, IRMapping &mapping) {
+                                  ttg::ConvertLayoutOp cvt,
+                                  IRMapping &mapping) {
   SetVector<Operation *> toRewrite;
   // Yield operands to duplicate, per yield.
   DenseMap<Operation *, SmallVector<unsigned>> yieldOperands;
@@ -259,7 +261,8 @@ void Rematerialiser::rewriteSlice(SetVector<Value> &slice,
       continue;
     }
     auto arg = cast<BlockArgument>(v);
-    if (auto loop = dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp())) {
+    if (auto loop =
+            dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp())) {
       toRewrite.insert(loop);
       OpOperand *yielded = loop.getTiedLoopYieldedValue(arg);
       Operation *yield = arg.getOwner()->getTerminator();
@@ -287,8 +290,7 @@ void Rematerialiser::rewriteSlice(SetVector<Value> &slice,
                               forOp.getInitArgs().size() + newInits.size()});
         newInits.push_back(mapping.lookupOrDefault(init->get()));
       }
-      scf::ForOp newFor =
-          appendLoopIterArgs(b, forOp, newInits, replacements);
+      scf::ForOp newFor = appendLoopIterArgs(b, forOp, newInits, replacements);
       deadOps.push_back(forOp);
       Block &body = *newFor.getBody();
       unsigned ivs = newFor.getNumInductionVars();
@@ -307,8 +309,7 @@ void Rematerialiser::rewriteSlice(SetVector<Value> &slice,
       for (Value r : ifOp.getResults())
         if (slice.count(r))
           newTypes.push_back(withEncoding(r.getType(), layout.lookup(r)));
-      scf::IfOp newIf =
-          appendIfResults(b, ifOp, newTypes, replacements);
+      scf::IfOp newIf = appendIfResults(b, ifOp, newTypes, replacements);
       unsigned next = ifOp.getNumResults();
       for (Value r : ifOp.getResults()) {
         if (!slice.count(r))
@@ -367,7 +368,8 @@ void Rematerialiser::rematerialise(ttg::ConvertLayoutOp cvt) {
   Attribute target = encodingOf(cvt.getResult());
   // Dot operands inside pipelined loops are left to hoistDotOperand.
   if (isa<ttg::DotOperandEncodingAttr>(target))
-    if (auto loop = cvt->getParentOfType<scf::ForOp>(); loop && loopStages(loop, 3) > 1)
+    if (auto loop = cvt->getParentOfType<scf::ForOp>();
+        loop && loopStages(loop, 3) > 1)
       return;
 
   if (Value r = remat(cvt.getSrc(), target);
@@ -507,7 +509,8 @@ void Rematerialiser::hoistAboveExtOrBroadcast(ttg::ConvertLayoutOp cvt) {
     return;
   OpBuilder b(hoistAbove);
   auto newCvt = ttg::ConvertLayoutOp::create(
-      b, cvt.getLoc(), withEncoding(hoistAbove->getOperand(0).getType(), srcEnc),
+      b, cvt.getLoc(),
+      withEncoding(hoistAbove->getOperand(0).getType(), srcEnc),
       hoistAbove->getOperand(0));
   Operation *copy = b.clone(*hoistAbove);
   copy->setOperand(0, newCvt.getResult());
@@ -523,8 +526,9 @@ void Rematerialiser::hoistIntoConditionals(ttg::ConvertLayoutOp cvt) {
   auto isIf = [](Operation *op) { return isa<scf::IfOp>(op); };
   SetVector<Value> slice;
   DenseMap<Value, Attribute> layout;
-  if (failed(rematerialisableSlice(cvt.getSrcMutable(), encodingOf(cvt.getResult()),
-                                   slice, layout, isIf)))
+  if (failed(rematerialisableSlice(cvt.getSrcMutable(),
+                                   encodingOf(cvt.getResult()), slice, layout,
+                                   isIf)))
     return;
 
   // (if result, the branch edge to put a convert on).
@@ -646,7 +650,8 @@ void Rematerialiser::hoistDotOperand(ttg::ConvertLayoutOp cvt) {
     OpBuilder b(def->getContext());
     b.setInsertionPointAfter(def);
     auto newCvt = ttg::ConvertLayoutOp::create(
-        b, cvt.getLoc(), type.cloneWithEncoding(layout.lookup(def->getResult(0))),
+        b, cvt.getLoc(),
+        type.cloneWithEncoding(layout.lookup(def->getResult(0))),
         def->getResult(0));
     mapping.map(def->getResult(0), newCvt.getResult());
   }

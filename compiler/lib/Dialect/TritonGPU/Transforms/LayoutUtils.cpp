@@ -3,8 +3,8 @@
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 namespace tt = mlir::triton;
@@ -144,7 +144,7 @@ bool absorbsConversion(Operation *op, Attribute target) {
     auto dstType = cast<RankedTensorType>(reshape.getType());
     return reshape.getAllowReorder() && !reshape.getEfficientLayout() &&
            !viewMovesData(cast<RankedTensorType>(reshape.getSrc().getType()),
-                            dstType.cloneWithEncoding(target));
+                          dstType.cloneWithEncoding(target));
   }
   return isa<arith::ConstantOp, tt::MakeRangeOp, tt::SplatOp, tt::HistogramOp,
              ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp>(op);
@@ -284,7 +284,8 @@ Attribute inferDstEncoding(Operation *op, Attribute encoding) {
   if (isa<tt::ScanOp>(op) && !isa<ttg::BlockedEncodingAttr>(encoding))
     return {};
   // A #ttg.linear made for the operand's shape does not cover the result's.
-  if (isa<tt::BroadcastOp>(op) && !fitsShape(encoding, op->getResult(0).getType()))
+  if (isa<tt::BroadcastOp>(op) &&
+      !fitsShape(encoding, op->getResult(0).getType()))
     return {};
   if (keepsEncoding(op) ||
       isa<scf::WhileOp, scf::ForOp, scf::YieldOp, scf::ConditionOp>(op))
@@ -323,7 +324,8 @@ Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
     return {};
   // tt.broadcast keeps one attribute on both sides (its verifier): one
   // made for the result's shape alone (a #ttg.linear) cannot go up it.
-  if (isa<tt::BroadcastOp>(op) && !fitsShape(encoding, op->getOperand(0).getType()))
+  if (isa<tt::BroadcastOp>(op) &&
+      !fitsShape(encoding, op->getOperand(0).getType()))
     return {};
   if (keepsEncoding(op) ||
       isa<scf::WhileOp, scf::YieldOp, scf::ConditionOp>(op))
@@ -359,10 +361,11 @@ Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
   return {};
 }
 
-LogicalResult collectRematSlice(
-    OpOperand &root, SetVector<Value> &slice, Attribute rootEncoding,
-    DenseMap<Value, Attribute> &layout, function_ref<bool(Operation *)> stop,
-    function_ref<Value(OpOperand &, Attribute)> existing) {
+LogicalResult
+collectRematSlice(OpOperand &root, SetVector<Value> &slice,
+                  Attribute rootEncoding, DenseMap<Value, Attribute> &layout,
+                  function_ref<bool(Operation *)> stop,
+                  function_ref<Value(OpOperand &, Attribute)> existing) {
   DenseSet<std::pair<OpOperand *, Attribute>> seen;
   SmallVector<std::pair<OpOperand *, Attribute>> worklist;
   auto push = [&](OpOperand &use, Attribute encoding) {
@@ -386,7 +389,8 @@ LogicalResult collectRematSlice(
     if (!isa<RankedTensorType>(value.getType()))
       continue;
     // Loop results would need the loop rewritten as a whole.
-    if (value.getDefiningOp<scf::ForOp>() || value.getDefiningOp<scf::WhileOp>())
+    if (value.getDefiningOp<scf::ForOp>() ||
+        value.getDefiningOp<scf::WhileOp>())
       return failure();
     if (failed(assign(value, encoding)))
       return failure();
@@ -458,9 +462,10 @@ LogicalResult collectRematSlice(
   return success();
 }
 
-scf::ForOp appendLoopIterArgs(
-    OpBuilder &builder, scf::ForOp loop, ValueRange newIterOperands,
-    SmallVectorImpl<std::tuple<Value, Value>> &replacements) {
+scf::ForOp
+appendLoopIterArgs(OpBuilder &builder, scf::ForOp loop,
+                   ValueRange newIterOperands,
+                   SmallVectorImpl<std::tuple<Value, Value>> &replacements) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(loop);
   SmallVector<Value> inits(loop.getInitArgs());
@@ -474,28 +479,30 @@ scf::ForOp appendLoopIterArgs(
                                          loop.getRegion().getBlocks());
   for (Value v : newIterOperands)
     newLoop.getBody()->addArgument(v.getType(), v.getLoc());
-  for (auto [oldResult, newResult] : llvm::zip(
-           loop.getResults(), newLoop.getResults().take_front(loop.getNumResults())))
+  for (auto [oldResult, newResult] :
+       llvm::zip(loop.getResults(),
+                 newLoop.getResults().take_front(loop.getNumResults())))
     replacements.push_back({oldResult, newResult});
   return newLoop;
 }
 
-scf::IfOp appendIfResults(
-    OpBuilder &builder, scf::IfOp ifOp, TypeRange newResultTypes,
-    SmallVectorImpl<std::tuple<Value, Value>> &replacements) {
+scf::IfOp
+appendIfResults(OpBuilder &builder, scf::IfOp ifOp, TypeRange newResultTypes,
+                SmallVectorImpl<std::tuple<Value, Value>> &replacements) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(ifOp);
   SmallVector<Type> types(ifOp.getResultTypes());
   types.append(newResultTypes.begin(), newResultTypes.end());
-  auto newIf = scf::IfOp::create(builder, ifOp.getLoc(), types,
-                                 ifOp.getCondition());
+  auto newIf =
+      scf::IfOp::create(builder, ifOp.getLoc(), types, ifOp.getCondition());
   newIf->setAttrs(ifOp->getAttrs());
   newIf.getThenRegion().takeBody(ifOp.getThenRegion());
   newIf.getElseRegion().takeBody(ifOp.getElseRegion());
   scf::IfOp::ensureTerminator(newIf.getThenRegion(), builder, ifOp.getLoc());
   scf::IfOp::ensureTerminator(newIf.getElseRegion(), builder, ifOp.getLoc());
-  for (auto [oldResult, newResult] : llvm::zip(
-           ifOp.getResults(), newIf.getResults().take_front(ifOp.getNumResults())))
+  for (auto [oldResult, newResult] :
+       llvm::zip(ifOp.getResults(),
+                 newIf.getResults().take_front(ifOp.getNumResults())))
     replacements.push_back({oldResult, newResult});
   return newIf;
 }

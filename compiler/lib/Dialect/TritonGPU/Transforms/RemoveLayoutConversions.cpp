@@ -136,7 +136,6 @@ struct DropDeadLoopCarriedValues : public OpRewritePattern<scf::ForOp> {
 // The pass
 //===----------------------------------------------------------------------===//
 
-
 // A hash of what the module's text would show (op names, attributes and
 // properties, types, operands numbered in definition order), without
 // printing it. Not pointers: rematerialisation rebuilds ops, so a cycle

@@ -14,8 +14,8 @@ namespace mlir::tgpu {
 // slices per member, which made Coalesce quadratic in the kernel's size.
 // The steps are the slices' own: backward to an operand's defining op or a
 // block argument's op when it has a single one-block region (never into or
-// out of an op isolated from above), forward to the users of results and to the ops nested in regions.
-// In discovery order, not topological order.
+// out of an op isolated from above), forward to the users of results and to the
+// ops nested in regions. In discovery order, not topological order.
 llvm::SetVector<Operation *> getConnectedOps(Operation *op);
 
 } // namespace mlir::tgpu

@@ -85,15 +85,16 @@ LogicalResult collectRematSlice(
 // the extra operands (the yield is left to the caller). (old result, new
 // result) pairs go to `replacements`; the old loop is left for the caller
 // to erase.
-scf::ForOp appendLoopIterArgs(
-    OpBuilder &builder, scf::ForOp loop, ValueRange newIterOperands,
-    SmallVectorImpl<std::tuple<Value, Value>> &replacements);
+scf::ForOp
+appendLoopIterArgs(OpBuilder &builder, scf::ForOp loop,
+                   ValueRange newIterOperands,
+                   SmallVectorImpl<std::tuple<Value, Value>> &replacements);
 
 // A copy of `ifOp` with `newResultTypes` appended to its results; both
 // regions move over (their yields are left to the caller).
-scf::IfOp appendIfResults(
-    OpBuilder &builder, scf::IfOp ifOp, TypeRange newResultTypes,
-    SmallVectorImpl<std::tuple<Value, Value>> &replacements);
+scf::IfOp
+appendIfResults(OpBuilder &builder, scf::IfOp ifOp, TypeRange newResultTypes,
+                SmallVectorImpl<std::tuple<Value, Value>> &replacements);
 
 } // namespace mlir::tgpu
 
