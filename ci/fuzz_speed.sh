@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzer throughput on one core: runs each target as one libFuzzer process
 # (no fork) for --seconds on its seed corpus and prints execs/s from
-# libFuzzer's final stats, next to the goal. Uses the instrumented
+# libFuzzer's final stats, next to the goal. Uses the instrumented
 # build ci/fuzz.sh makes (ASan + UBSan + coverage: what the campaign runs).
 # --plain instead times the uninstrumented replay drivers of build/ (the same
 # target functions, inputs read once and run round after round for --seconds)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Probe Triton 3.6's gluon_ir layout builders on the GPU machine: print each
 builder's signature and Triton's LinearLayout for a few mma / dot_op / shared
-attributes. Output feeds the layout issue's differential data."""
+attributes. Output feeds the layout differential data (properties/data)."""
 import json
 import sys
 import traceback
