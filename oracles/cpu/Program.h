@@ -86,6 +86,16 @@ inline Tensor scalarOf(const Tensor &t, int64_t idx) {
 }
 
 // Copies element `from` of `a` to element `to` of `r` (same element type).
+// A zero tensor of `like`'s element type in the shape of `result`: what an
+// op that moves elements without changing them starts from.
+inline Tensor zerosLike(const Tensor &like, Value result) {
+  Tensor r;
+  r.type = like.type;
+  r.shape = shapeOf(result.getType());
+  r.resize(r.numel());
+  return r;
+}
+
 inline void copyElem(Tensor &r, int64_t to, const Tensor &a, int64_t from) {
   if (a.type.isFloat())
     r.f[to] = a.f[from];

@@ -66,11 +66,8 @@ Error Program::execReshape(Operation &op, const OpHandler &) {
 
 Error Program::execBroadcast(Operation &op, const OpHandler &) {
   const Tensor &a = get(op.getOperand(0));
-  Tensor r;
-  r.type = a.type;
-  r.shape = shapeOf(op.getResult(0).getType());
+  Tensor r = zerosLike(a, op.getResult(0));
   int64_t n = r.numel();
-  r.resize(n);
   IndexWalker walk(r.shape);
   for (int64_t k = 0; k < n; ++k, walk.next()) {
     llvm::ArrayRef<int64_t> idx = walk.get();
@@ -86,11 +83,8 @@ Error Program::execBroadcast(Operation &op, const OpHandler &) {
 Error Program::execTrans(Operation &op, const OpHandler &) {
   const Tensor &a = get(op.getOperand(0));
   auto order = op.getAttrOfType<DenseI32ArrayAttr>("order");
-  Tensor r;
-  r.type = a.type;
-  r.shape = shapeOf(op.getResult(0).getType());
+  Tensor r = zerosLike(a, op.getResult(0));
   int64_t n = r.numel();
-  r.resize(n);
   IndexWalker walk(r.shape);
   for (int64_t k = 0; k < n; ++k, walk.next()) {
     llvm::ArrayRef<int64_t> idx = walk.get();
@@ -109,10 +103,7 @@ Error Program::execTrans(Operation &op, const OpHandler &) {
 Error Program::execJoin(Operation &op, const OpHandler &) {
   // A new minor dim of size 2: (lhs, rhs) interleaved.
   const Tensor &a = get(op.getOperand(0)), &b = get(op.getOperand(1));
-  Tensor r;
-  r.type = a.type;
-  r.shape = shapeOf(op.getResult(0).getType());
-  r.resize(r.numel());
+  Tensor r = zerosLike(a, op.getResult(0));
   for (int64_t k = 0; k < a.numel(); ++k) {
     copyElem(r, 2 * k, a, k);
     copyElem(r, 2 * k + 1, b, k);
@@ -124,10 +115,7 @@ Error Program::execJoin(Operation &op, const OpHandler &) {
 Error Program::execSplit(Operation &op, const OpHandler &) {
   const Tensor &a = get(op.getOperand(0));
   for (int half = 0; half < 2; ++half) {
-    Tensor r;
-    r.type = a.type;
-    r.shape = shapeOf(op.getResult(half).getType());
-    r.resize(r.numel());
+    Tensor r = zerosLike(a, op.getResult(half));
     for (int64_t k = 0; k < r.numel(); ++k)
       copyElem(r, k, a, 2 * k + half);
     set(op.getResult(half), std::move(r));
@@ -138,10 +126,7 @@ Error Program::execSplit(Operation &op, const OpHandler &) {
 Error Program::execCat(Operation &op, const OpHandler &) {
   // Concatenation along dim 0.
   const Tensor &a = get(op.getOperand(0)), &b = get(op.getOperand(1));
-  Tensor r;
-  r.type = a.type;
-  r.shape = shapeOf(op.getResult(0).getType());
-  r.resize(r.numel());
+  Tensor r = zerosLike(a, op.getResult(0));
   for (int64_t k = 0; k < a.numel(); ++k)
     copyElem(r, k, a, k);
   for (int64_t k = 0; k < b.numel(); ++k)
