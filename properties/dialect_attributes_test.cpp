@@ -166,24 +166,34 @@ TEST_F(LayoutText, LegacyCTAFieldsMatchEnumeratedBases) {
 
 TEST_F(LayoutText, MalformedFieldsAreDiagnosedNotFatal) {
   const char *cases[] = {
-      "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4]}>",
-      "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [1]}>",
-      "#ttg.blocked<{sizePerThread = [99999999999], threadsPerWarp = [32], warpsPerCTA = [4], "
+      "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "
+      "[4]}>",
+      "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = "
+      "[4], order = [1]}>",
+      "#ttg.blocked<{sizePerThread = [99999999999], threadsPerWarp = [32], "
+      "warpsPerCTA = [4], "
       "order = [0]}>",
-      "#ttg.blocked<{sizePerThread = [[1]], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+      "#ttg.blocked<{sizePerThread = [[1]], threadsPerWarp = [32], warpsPerCTA "
+      "= [4], order = [0]}>",
       "#ttg.blocked<{}>",
       "#ttg.blocked<>",
       "#ttg.blocked",
       "#ttg.slice<{dim = 0}>",
       "#ttg.slice<{dim = 0, parent = #ttg.shared_memory}>",
       "#ttg.dot_op<{opIdx = 0, parent = #ttg.dot_op<{opIdx = 0, parent = 1}>}>",
-      "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [], instrShape = []}>",
-      "#ttg.linear<{register = [[1, 0], [1]], lane = [], warp = [], block = []}>",
+      // The version and instrShape are checked where a tensor has the layout;
+      // the attribute itself needs warps in powers of two.
+      "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [3, "
+      "1], instrShape = []}>",
+      "#ttg.linear<{register = [[1, 0], [1]], lane = [], warp = [], block = "
+      "[]}>",
       "#ttg.linear<{register = [[-1]], lane = [], warp = [], block = []}>",
       "#ttg.shared_linear<{offset = []}, alignment = 16>",
       "#ttg.shared_linear<{offset = [[1]]}, alignment = 0>",
-      "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = 1, elementBitWidth = 16}>",
-      "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, "
+      "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = 1, "
+      "elementBitWidth = 16}>",
+      "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+      "elementBitWidth = 16, "
       "rank = 0}>",
   };
   for (const char *text : cases) {

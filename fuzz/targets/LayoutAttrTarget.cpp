@@ -198,9 +198,17 @@ bool Run::verifyModule(RankedTensorType type) {
   m->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
   m->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(32));
   m->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));
+  // Shared layouts describe buffers, not tensors (a tensor may not have
+  // one): they go on a !ttg.memdesc of the same shape.
+  Type argType = type;
+  if (!isDistributedEncoding(type.getEncoding()))
+    argType =
+        MemDescType::get(ctx, type.getShape(), type.getElementType(),
+                         type.getEncoding(), SharedMemorySpaceAttr::get(ctx),
+                         /*mutableMemory=*/false, type.getShape());
   auto fn = cast<FunctionOpInterface>(st.func);
-  fn.setType(FunctionType::get(ctx, {type}, {}));
-  fn.getFunctionBody().front().getArgument(0).setType(type);
+  fn.setType(FunctionType::get(ctx, {argType}, {}));
+  fn.getFunctionBody().front().getArgument(0).setType(argType);
   st.diag.clear();
   return succeeded(mlir::verify(m));
 }
@@ -213,12 +221,22 @@ bool Run::acceptedAsModuleText(const std::string &t) {
     dims += std::to_string(s) + "x";
   std::string elem;
   llvm::raw_string_ostream(elem) << elementType;
+  // A shared layout on a buffer, as in verifyModule; a text that does not
+  // parse as an attribute goes on a tensor (it is refused either way).
+  Attribute parsed = parse(t);
+  bool shared = parsed && !isDistributedEncoding(parsed) &&
+                isa<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr,
+                    SharedLinearEncodingAttr>(parsed);
+  std::string argType =
+      shared ? "!ttg.memdesc<" + dims + elem + ", #layout, #ttg.shared_memory>"
+             : "tensor<" + dims + elem + ", #layout>";
   std::string source =
-      "#layout = " + t + "\nmodule attributes {\"ttg.num-warps\" = " +
-      std::to_string(numWarps) + " : i32, \"ttg.threads-per-warp\" = 32 : i32, " +
+      "#layout = " + t +
+      "\nmodule attributes {\"ttg.num-warps\" = " + std::to_string(numWarps) +
+      " : i32, \"ttg.threads-per-warp\" = 32 : i32, " +
       "\"ttg.num-ctas\" = " + std::to_string(numCTAs) +
-      " : i32} {\n  tt.func @g(%arg0: tensor<" + dims + elem +
-      ", #layout>) {\n    tt.return\n  }\n}\n";
+      " : i32} {\n  tt.func @g(%arg0: " + argType +
+      ") {\n    tt.return\n  }\n}\n";
   st.diag.clear();
   OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(source, ctx);
   return bool(m);

@@ -6,7 +6,8 @@
 //                [--metadata OUT.json] [--print-after-all] [--verify-each]
 //                [--timing] [--libdevice PATH]
 //
-// .mlir input is an LLVM-dialect module: only the back end runs. Exit status
+// .mlir input may be any of TTIR, TTGIR or the LLVM dialect (told apart by
+// content; for the LLVM dialect only the back end runs). Exit status
 // 0 on success, 1 on any bad input or failed stage (with a message on stderr).
 #include "tgpu/Pipeline/Compiler.h"
 #include "tgpu/Support/DebugOptions.h"

@@ -791,3 +791,35 @@ Expected<LinearLayout> tgpu::layout::toLinearLayout(ArrayRef<int64_t> shape,
       },
       static_cast<const Encoding::variant &>(e));
 }
+
+Expected<LinearLayout> tgpu::layout::splitLastDimLayout(const LinearLayout &l) {
+  std::vector<std::string> outs = l.getOutDimNames();
+  if (outs.empty() || l.getOutDimSize(outs.back()) != 2)
+    return err("tt.split needs a last dimension of size 2");
+  const std::string &last = outs.back();
+  std::vector<LinearLayout::DimBases> bases;
+  int halfBits = 0;
+  for (const auto &[inDim, dimBases] : l.getBases()) {
+    std::vector<LinearLayout::Basis> kept;
+    for (const LinearLayout::Basis &b : dimBases) {
+      if (b.back() == 0) {
+        kept.push_back(LinearLayout::Basis(b.begin(), b.end() - 1));
+        continue;
+      }
+      bool onlyLast = llvm::all_of(llvm::ArrayRef(b).drop_back(),
+                                   [](int32_t c) { return c == 0; });
+      if (inDim != "register" || !onlyLast)
+        return err("the two halves of the last dimension are not held by one "
+                   "thread (" +
+                   inDim + " moves along it)");
+      ++halfBits;
+    }
+    bases.push_back({inDim, std::move(kept)});
+  }
+  if (halfBits != 1)
+    return err(
+        "the last dimension must be selected by exactly one register bit");
+  std::vector<LinearLayout::NamedSize> outDims = l.getOutDims();
+  outDims.pop_back();
+  return LinearLayout::create(bases, outDims, /*requireSurjective=*/false);
+}

@@ -1,5 +1,7 @@
 #include "tgpu/Pipeline/Compiler.h"
 
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
 #include "tgpu/Support/NestingLimit.h"
@@ -48,8 +50,38 @@ std::optional<InputKind> mlir::tgpu::inputKindFromFileName(llvm::StringRef fileN
   if (ext == ".ttgir")
     return InputKind::Ttgir;
   if (ext == ".mlir")
-    return InputKind::LlvmMlir;
+    return InputKind::Mlir;
   return std::nullopt;
+}
+
+// What a parsed .mlir module holds: TTIR, TTGIR or the LLVM dialect.
+static FailureOr<InputKind> inputKindFromContent(ModuleOp module) {
+  bool ttFunc = false, llvmFunc = false, layouts = false;
+  auto hasLayout = [](Type t) {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      return static_cast<bool>(tensor.getEncoding());
+    return isa<triton::gpu::MemDescType>(t);
+  };
+  module.walk([&](Operation *op) {
+    if (isa<triton::FuncOp>(op))
+      ttFunc = true;
+    else if (isa<LLVM::LLVMFuncOp>(op))
+      llvmFunc = true;
+    if (llvm::any_of(op->getResultTypes(), hasLayout))
+      layouts = true;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), hasLayout))
+          layouts = true;
+  });
+  if (ttFunc)
+    return module->hasAttr("ttg.num-warps") || layouts ? InputKind::Ttgir
+                                                       : InputKind::Ttir;
+  if (llvmFunc)
+    return InputKind::LlvmMlir;
+  return module.emitError(
+      "the module has neither a tt.func (TTIR, TTGIR) nor an llvm.func (the "
+      "LLVM dialect): nothing to compile");
 }
 
 std::optional<EmitKind> mlir::tgpu::parseEmitKind(llvm::StringRef name) {
@@ -366,6 +398,12 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
     return fail("cannot parse " + bufferName);
   if (failed(verify(*module)))
     return fail(bufferName + " is invalid IR");
+  if (kind == InputKind::Mlir) {
+    FailureOr<InputKind> detected = inputKindFromContent(*module);
+    if (failed(detected))
+      return fail("cannot tell what kind of IR " + bufferName + " holds");
+    kind = *detected;
+  }
 
   if (kind == InputKind::LlvmMlir && options.emit == EmitKind::Ttgir)
     return fail("cannot emit ttgir from an LLVM-dialect input");

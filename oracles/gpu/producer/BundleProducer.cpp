@@ -135,7 +135,8 @@ BundleProducer::create(const ProducerOptions &o) {
 
 llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &outDir) {
   auto kind = mlir::tgpu::inputKindFromFileName(spec.fileName);
-  if (!kind || *kind == mlir::tgpu::InputKind::LlvmMlir)
+  if (!kind || *kind == mlir::tgpu::InputKind::LlvmMlir ||
+      *kind == mlir::tgpu::InputKind::Mlir)
     return error("'" + spec.fileName + "': a bundle is made from .ttir or .ttgir");
   const bool isTtir = *kind == mlir::tgpu::InputKind::Ttir;
 

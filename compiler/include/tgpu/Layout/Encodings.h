@@ -120,6 +120,12 @@ llvm::Expected<LinearLayout>
 identityStandardND(llvm::StringRef inDim, llvm::ArrayRef<unsigned> shape,
                    llvm::ArrayRef<unsigned> order);
 
+// tt.split on a distributed layout of a tensor whose last dim has size 2:
+// the layout of either half. The half index must be one register bit (each
+// thread holds both halves, no other bit touches the last dim); that
+// register basis and the last out dim are removed. An error otherwise.
+llvm::Expected<LinearLayout> splitLastDimLayout(const LinearLayout &l);
+
 } // namespace tgpu::layout
 
 #endif

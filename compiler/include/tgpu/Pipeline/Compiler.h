@@ -17,10 +17,13 @@
 
 namespace mlir::tgpu {
 
-enum class InputKind { Ttir, Ttgir, LlvmMlir };
+// Mlir: any of the other three, told apart by content once parsed (a tt.func
+// in a module with ttg.num-warps or with layouts is TTGIR, other tt.func
+// modules are TTIR, llvm.func modules the LLVM dialect).
+enum class InputKind { Ttir, Ttgir, LlvmMlir, Mlir };
 enum class EmitKind { Ttgir, LlvmMlir, Llir, Ptx, Cubin };
 
-// .ttir, .ttgir, .mlir (the LLVM dialect); std::nullopt otherwise.
+// .ttir, .ttgir, .mlir (any of them, by content); std::nullopt otherwise.
 std::optional<InputKind> inputKindFromFileName(llvm::StringRef fileName);
 // ttgir, llvm-mlir, llir, ptx, cubin; std::nullopt otherwise.
 std::optional<EmitKind> parseEmitKind(llvm::StringRef name);

@@ -257,6 +257,44 @@ struct ScalarTritonOpLowering : public ConvertOpToLLVMPattern<SourceOp> {
   }
 };
 
+// tt.int_to_ptr, tt.ptr_to_int and tt.bitcast, register by register, on
+// scalars (a pointer loaded from a table) and tensors alike. A bitcast to
+// its own type (Philox rounds in tl.rand bitcast i32 to i32) is the value.
+template <typename SourceOp>
+struct CastLowering : public ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    Type elem = this->getTypeConverter()->convertType(
+        getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elem)
+      return op.emitError("cannot lower ") << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<Value> results;
+    for (auto &args :
+         perRegister(rewriter, loc, SmallVector<Value>(adaptor.getOperands()),
+                     registerCount(resultType))) {
+      Value v = args[0];
+      if (v.getType() == elem)
+        results.push_back(v);
+      else if constexpr (std::is_same_v<SourceOp, tt::IntToPtrOp>)
+        results.push_back(LLVM::IntToPtrOp::create(rewriter, loc, elem, v));
+      else if constexpr (std::is_same_v<SourceOp, tt::PtrToIntOp>)
+        results.push_back(LLVM::PtrToIntOp::create(rewriter, loc, elem, v));
+      else if (isa<LLVM::LLVMPointerType>(elem))
+        results.push_back(
+            LLVM::AddrSpaceCastOp::create(rewriter, loc, elem, v));
+      else
+        results.push_back(LLVM::BitcastOp::create(rewriter, loc, elem, v));
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
 } // namespace
 
 FailureOr<LLVM::LLVMFuncOp> mlir::tgpu::getOrDeclareExternalFunction(
@@ -288,10 +326,12 @@ void mlir::tgpu::populateElementwiseOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &) {
   patterns.add<ArithMathOnTensors>(converter, patterns.getContext());
-  patterns.add<SplatConstantLowering, AddPtrLowering,
-               ExternElementwiseLowering,
-               ScalarTritonOpLowering<tt::PreciseSqrtOp>,
-               ScalarTritonOpLowering<tt::PreciseDivFOp>,
-               ScalarTritonOpLowering<tt::ClampFOp>,
-               ScalarTritonOpLowering<tt::MulhiUIOp>>(converter);
+  patterns
+      .add<SplatConstantLowering, AddPtrLowering, ExternElementwiseLowering,
+           ScalarTritonOpLowering<tt::PreciseSqrtOp>,
+           ScalarTritonOpLowering<tt::PreciseDivFOp>,
+           ScalarTritonOpLowering<tt::ClampFOp>,
+           ScalarTritonOpLowering<tt::MulhiUIOp>, CastLowering<tt::IntToPtrOp>,
+           CastLowering<tt::PtrToIntOp>, CastLowering<tt::BitcastOp>>(
+          converter);
 }

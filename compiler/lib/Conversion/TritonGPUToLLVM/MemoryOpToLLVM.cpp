@@ -10,6 +10,7 @@
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -204,10 +205,12 @@ struct MemDescReViewLowering : public ConvertOpToLLVMPattern<OpT> {
   }
 };
 
-struct BarrierLowering : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+// ttg.barrier and gpu.barrier (what tl.debug_barrier() gives).
+template <typename OpT>
+struct BarrierLowering : public ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(ttg::BarrierOp op, OpAdaptor,
+  matchAndRewrite(OpT op, typename OpT::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // bar.sync orders every state space among the CTA's threads, so one
     // lowering serves each address-space mask.
@@ -224,8 +227,10 @@ void mlir::tgpu::populateMemoryOpToLLVMPatterns(
     const LoweringInfo &info) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(
       converter, info);
-  patterns.add<LocalDeallocLowering, MemDescIndexLowering,
-               MemDescReViewLowering<ttg::MemDescTransOp>,
-               MemDescReViewLowering<ttg::MemDescReshapeOp>, BarrierLowering>(
-      converter);
+  patterns
+      .add<LocalDeallocLowering, MemDescIndexLowering,
+           MemDescReViewLowering<ttg::MemDescTransOp>,
+           MemDescReViewLowering<ttg::MemDescReshapeOp>,
+           BarrierLowering<ttg::BarrierOp>, BarrierLowering<gpu::BarrierOp>>(
+          converter);
 }

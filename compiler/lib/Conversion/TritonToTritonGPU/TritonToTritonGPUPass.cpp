@@ -112,7 +112,7 @@ private:
     return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
                                  defaultEncoding(tensor.getShape()));
   }
-  static Type withEncoding(Type t, Attribute enc) {
+  static RankedTensorType withEncoding(Type t, Attribute enc) {
     auto tensor = cast<RankedTensorType>(t);
     return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), enc);
   }
@@ -185,6 +185,26 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
   MLIRContext *ctx = &getContext();
   if (isa<ModuleOp>(op))
     return success();
+  // A rank-0 tensor has no distributed layout that the module's lanes and
+  // warps could verify against (Triton's default blocked layout of rank 0
+  // has one lane and one warp): refuse it here, located, rather than build
+  // an invalid layout.
+  auto isRank0 = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.getRank() == 0;
+  };
+  auto regionArgs = [&]() {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(), isRank0))
+          return true;
+    return false;
+  };
+  if (llvm::any_of(op->getOperandTypes(), isRank0) ||
+      llvm::any_of(op->getResultTypes(), isRank0) || regionArgs())
+    return op->emitError(
+        "convert-triton-to-tritongpu: rank-0 tensors are not supported yet "
+        "(a tensor of one element has shape [1])");
   if (auto func = dyn_cast<triton::FuncOp>(op)) {
     SmallVector<Type> ins, outs;
     for (Type t : func.getArgumentTypes())

@@ -26,7 +26,7 @@ tt.func @splat_of_tensor(%x: tensor<4xf32>) {
 // -----
 
 tt.func @bitcast_width(%x: tensor<4xf32>) {
-  // expected-error @+1 {{element widths differ (32 vs 16 bits)}}
+  // expected-error @+1 {{Cannot bitcast data-type of size 32 to data-type of size 16}}
   %0 = tt.bitcast %x : tensor<4xf32> -> tensor<4xf16>
   tt.return
 }
@@ -34,20 +34,13 @@ tt.func @bitcast_width(%x: tensor<4xf32>) {
 // -----
 
 tt.func @fp_narrow(%x: tensor<4xf32>) {
-  // expected-error @+1 {{narrowing conversion needs a rounding mode}}
+  // expected-error @+1 {{Rounding mode is required for FP downcast}}
   %0 = tt.fp_to_fp %x : tensor<4xf32> -> tensor<4xf16>
   tt.return
 }
 
 // -----
 
-tt.func @fp_widen(%x: tensor<4xf16>) {
-  // expected-error @+1 {{widening conversion must not carry a rounding mode}}
-  %0 = tt.fp_to_fp %x, rounding = rtz : tensor<4xf16> -> tensor<4xf32>
-  tt.return
-}
-
-// -----
 
 tt.func @load_not_pointer(%x: tensor<4xi32>) {
   // expected-error @+1 {{'ptr' must be ptr or ranked tensor of ptr values, but got 'tensor<4xi32>'}}
@@ -107,8 +100,8 @@ tt.func @atomic_i8(%p: !tt.ptr<i8>, %v: i8) {
 // -----
 
 tt.func @unsplat_many(%x: tensor<4xi32>) {
-  // expected-error @+1 {{source must have exactly one element, got 4}}
-  %0 = tt.unsplat %x : tensor<4xi32> -> i32
+  // expected-error @+1 {{source tensor must have exactly one element}}
+  %0 = tt.unsplat %x : tensor<4xi32>
   tt.return
 }
 
@@ -131,7 +124,7 @@ tt.func @expand_shape(%x: tensor<4xi32>) {
 // -----
 
 tt.func @reshape_size(%x: tensor<4x8xi32>) {
-  // expected-error @+1 {{same number of elements}}
+  // expected-error @+1 {{number of src and dst elements of reshape must be the same}}
   %0 = tt.reshape %x : tensor<4x8xi32> -> tensor<16xi32>
   tt.return
 }
@@ -139,7 +132,7 @@ tt.func @reshape_size(%x: tensor<4x8xi32>) {
 // -----
 
 tt.func @broadcast_non_one(%x: tensor<4x2xi32>) {
-  // expected-error @+1 {{only dimensions of size 1 can be broadcast (2 -> 8)}}
+  // expected-error @+1 {{Different dimensions at index 1 between source and result.  Broadcast requires the source dimension to be 1.}}
   %0 = tt.broadcast %x : tensor<4x2xi32> -> tensor<4x8xi32>
   tt.return
 }
@@ -155,7 +148,7 @@ tt.func @cat_size(%x: tensor<4xi32>) {
 // -----
 
 tt.func @join_shape(%x: tensor<4xi32>) {
-  // expected-error @+1 {{trailing 2}}
+  // expected-error @+1 {{result shape must be (4, 2), but got 2, 4}}
   %0 = tt.join %x, %x : tensor<4xi32> -> tensor<2x4xi32>
   tt.return
 }
@@ -163,7 +156,8 @@ tt.func @join_shape(%x: tensor<4xi32>) {
 // -----
 
 tt.func @split_last(%x: tensor<4x4xi32>) {
-  // expected-error @+1 {{last dimension must have size 2}}
+  // expected-error @+2 {{last dimension of input tensor must be 2}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0, %1 = tt.split %x : tensor<4x4xi32> -> tensor<4xi32>
   tt.return
 }
@@ -187,7 +181,7 @@ tt.func @trans_shape(%x: tensor<4x8xi32>) {
 // -----
 
 tt.func @range_empty() {
-  // expected-error @+1 {{start 8 must be less than end 8}}
+  // expected-error @+1 {{start must be less than end}}
   %0 = tt.make_range {end = 8 : i32, start = 8 : i32} : tensor<8xi32>
   tt.return
 }
@@ -195,7 +189,7 @@ tt.func @range_empty() {
 // -----
 
 tt.func @range_size() {
-  // expected-error @+1 {{result size must be end - start = 16}}
+  // expected-error @+1 {{number of elements in returned tensor, 8, must match size of range [0, 16), which has 16 elements}}
   %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<8xi32>
   tt.return
 }
@@ -203,7 +197,7 @@ tt.func @range_size() {
 // -----
 
 tt.func @range_i64() {
-  // expected-error @+1 {{result must hold i32}}
+  // expected-error @+1 {{returned tensor must have i32 elements}}
   %0 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi64>
   tt.return
 }
@@ -211,7 +205,7 @@ tt.func @range_i64() {
 // -----
 
 tt.func @dot_k(%a: tensor<16x32xf16>, %b: tensor<16x64xf16>, %c: tensor<16x64xf32>) {
-  // expected-error @+1 {{reduction dimensions differ: a has K = 32, b has K = 16}}
+  // expected-error @+1 {{expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (32 vs 16)}}
   %0 = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<16x64xf16> -> tensor<16x64xf32>
   tt.return
 }
@@ -282,7 +276,7 @@ tt.func @reduce_region_type(%x: tensor<8xf32>) {
 // -----
 
 tt.func @scan_type(%x: tensor<8xf32>) {
-  // expected-error @+1 {{each result must have its operand's type}}
+  // expected-error @+1 {{operand types and result types must agree}}
   %0 = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
   ^bb0(%l: f32, %r: f32):
     %s = arith.addf %l, %r : f32
@@ -302,7 +296,7 @@ tt.func @histogram_rank(%x: tensor<4x4xi32>) {
 // -----
 
 tt.func @gather_axis(%x: tensor<8xf32>, %i: tensor<8xi32>) {
-  // expected-error @+1 {{axis 1 is out of range for rank 1}}
+  // expected-error @+1 {{gather dimension must be less than the input rank}}
   %0 = tt.gather %x[%i] {axis = 1 : i32} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xf32>
   tt.return
 }
@@ -380,7 +374,7 @@ tt.func @make_ptr_order(%base: !tt.ptr<f16>, %i: i64, %o: i32) {
 // -----
 
 tt.func @cas_types(%p: !tt.ptr<i32>, %c: i64, %v: i64) {
-  // expected-error @+1 {{cmp, val and result must have the pointee type 'i32'}}
+  // expected-error @+1 {{failed to verify that ptr type matches cmp type}}
   %0 = tt.atomic_cas relaxed, gpu, %p, %c, %v : (!tt.ptr<i32>, i64, i64) -> i64
   tt.return
 }
@@ -413,7 +407,7 @@ tt.func @dot_mixed(%a: tensor<16x16xf16>, %b: tensor<16x16xi8>, %c: tensor<16x16
 // -----
 
 tt.func @reduce_count(%x: tensor<8xf32>) {
-  // expected-error @+1 {{must have one result per operand}}
+  // expected-error @+1 {{must have the same number of inputs as outputs}}
   %0:2 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%l: f32, %r: f32):
     tt.reduce.return %l : f32
@@ -450,5 +444,89 @@ tt.func @dot_imprecise(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<
 tt.func @negative_axis(%x: tensor<4xi32>) {
   // expected-error @+1 {{attribute 'axis' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
   %0 = tt.expand_dims %x {axis = -1 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @bitcast_ptr_to_int(%p: !tt.ptr<i64>) {
+  // expected-error @+1 {{Cannot bitcast pointer to non-pointer type}}
+  %0 = tt.bitcast %p : !tt.ptr<i64> -> i64
+  tt.return
+}
+
+// -----
+
+tt.func @bitcast_address_space(%p: !tt.ptr<i32>) {
+  // expected-error @+1 {{Cannot bitcast pointer between different address spaces}}
+  %0 = tt.bitcast %p : !tt.ptr<i32> -> !tt.ptr<i32, 3>
+  tt.return
+}
+
+// -----
+
+tt.func @join_scalars(%x: i32) {
+  // expected-error @+1 {{invalid kind of type specified}}
+  %0 = tt.join %x, %x : i32 -> tensor<2xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @join_element_type(%x: tensor<4xi32>) {
+  // expected-error @+1 {{result element type must match the input element type}}
+  %0 = tt.join %x, %x : tensor<4xi32> -> tensor<4x2xi64>
+  tt.return
+}
+
+// -----
+
+tt.func @split_element_type(%x: tensor<4x2xi32>) {
+  // expected-error @+2 {{inferred type(s) 'tensor<4xi32>', 'tensor<4xi32>' are incompatible with return type(s) of operation 'tensor<4xi16>', 'tensor<4xi16>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0, %1 = tt.split %x : tensor<4x2xi32> -> tensor<4xi16>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_bit_widths(%a: tensor<16x16xf16>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{element types of operands A and B must have same bit width}}
+  %0 = tt.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x16xf32> -> tensor<16x16xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @reduce_shapes(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) {
+  // expected-error @+1 {{requires the same shape for all operands}}
+  %0:2 = "tt.reduce"(%x, %y) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    tt.reduce.return %a, %b : f32, f32
+  }) : (tensor<4x8xf32>, tensor<8x4xf32>) -> (tensor<8xf32>, tensor<4xf32>)
+  tt.return
+}
+
+// -----
+
+tt.func @atomic_cas_value_type(%p: tensor<8x!tt.ptr<i32>>, %c: tensor<8xi32>, %v: tensor<8xi64>) {
+  // expected-error @+1 {{failed to verify that ptr type matches value type}}
+  %0 = tt.atomic_cas acq_rel, gpu, %p, %c, %v : (tensor<8x!tt.ptr<i32>>, tensor<8xi32>, tensor<8xi64>) -> tensor<8xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_encodings(%src: tensor<8x4xf32>, %idx: tensor<8x4xi32>) {
+  // expected-error @+1 {{indices and output shapes must match}}
+  %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<8x4xf32>, tensor<8x4xi32>) -> tensor<4x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @range_rank() {
+  // expected-error @+1 {{return type must be a 1D tensor}}
+  %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<4x4xi32>
   tt.return
 }

@@ -60,8 +60,8 @@ tt.func @atomics(%p: !tt.ptr<f32>, %ip: tensor<16x!tt.ptr<i32>>, %v: tensor<16xi
 tt.func @shapes(%x: f32, %t: tensor<4x8xf32>, %one: tensor<1xi32>) {
   // CHECK: tt.splat %{{.*}} : f32 -> tensor<4x8xf32>
   %0 = tt.splat %x : f32 -> tensor<4x8xf32>
-  // CHECK: tt.unsplat %{{.*}} : tensor<1xi32> -> i32
-  %1 = tt.unsplat %one : tensor<1xi32> -> i32
+  // CHECK: tt.unsplat %{{.*}} : tensor<1xi32>{{$}}
+  %1 = tt.unsplat %one : tensor<1xi32>
   // CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<4x8xf32> -> tensor<4x1x8xf32>
   %2 = tt.expand_dims %t {axis = 1 : i32} : tensor<4x8xf32> -> tensor<4x1x8xf32>
   // CHECK: tt.broadcast %{{.*}} : tensor<4x1x8xf32> -> tensor<4x2x8xf32>
@@ -172,4 +172,19 @@ tt.func @caller(%x: i32) -> i32 {
   // CHECK: tt.call @callee(%{{.*}}) : (i32) -> i32
   %0 = tt.call @callee(%x) : (i32) -> i32
   tt.return %0 : i32
+}
+
+// -----
+
+// Rank-0 tensors join into a rank-1 pair; a widening fp_to_fp may carry a
+// rounding mode (ignored), as Triton allows.
+// CHECK-LABEL: tt.func @rank0_and_widening
+tt.func @rank0_and_widening(%a: tensor<f32>, %b: tensor<f32>, %h: tensor<4xf16>) {
+  // CHECK: tt.join %{{.*}}, %{{.*}} : tensor<f32> -> tensor<2xf32>
+  %0 = tt.join %a, %b : tensor<f32> -> tensor<2xf32>
+  // CHECK: tt.split %{{.*}} : tensor<2xf32> -> tensor<f32>
+  %1, %2 = tt.split %0 : tensor<2xf32> -> tensor<f32>
+  // CHECK: tt.fp_to_fp %{{.*}}, rounding = rtne : tensor<4xf16> -> tensor<4xf32>
+  %3 = tt.fp_to_fp %h, rounding = rtne : tensor<4xf16> -> tensor<4xf32>
+  tt.return
 }

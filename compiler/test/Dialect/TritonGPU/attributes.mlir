@@ -45,3 +45,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// versionMinor and instrShape may be left out (Triton prints them as 0 and
+// []); a v2 layout without instrShape has mma.sync's 16x8 tile.
+// CHECK: #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = []}>
+// CHECK-LABEL: tt.func @mma_defaults
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @mma_defaults(%x: tensor<32x32xf32, #mma>) {
+    tt.return
+  }
+}

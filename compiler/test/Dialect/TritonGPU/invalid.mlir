@@ -88,18 +88,39 @@
 
 // -----
 
-// expected-error @+1 {{nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got 5}}
+// The version and instruction shape are checked where a tensor has the
+// layout (the attribute alone may be a #ttg.dot_op's parent that no tensor
+// has, as in Triton).
 #bad = #ttg.nvidia_mma<{versionMajor = 5, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// expected-error @+1 {{nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got 5}}
+tt.func @mma_version(%x: tensor<64x64xf32, #bad>) {
+  tt.return
+}
 
 // -----
 
-// expected-error @+1 {{nvidia_mma v3 instrShape must be [16, N, K]}}
 #bad = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 12, 16]}>
+// expected-error @+1 {{nvidia_mma v3 instrShape must be [16, N, K]}}
+tt.func @mma_instr(%x: tensor<64x64xf32, #bad>) {
+  tt.return
+}
 
 // -----
 
-// expected-error @+1 {{nvidia_mma v3 needs warpsPerCTA[0] to be a multiple of 4}}
 #bad = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 64, 16]}>
+// expected-error @+1 {{nvidia_mma v3 needs warpsPerCTA[0] to be a multiple of 4}}
+tt.func @mma_warp_group(%x: tensor<64x64xf32, #bad>) {
+  tt.return
+}
+
+// -----
+
+// A v3 layout without instrShape has no instruction tile.
+#bad = #ttg.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+// expected-error @+1 {{nvidia_mma v3 instrShape must be [16, N, K]}}
+tt.func @mma_v3_no_instr(%x: tensor<64x64xf32, #bad>) {
+  tt.return
+}
 
 // -----
 
@@ -165,7 +186,7 @@ tt.func @memdesc_alloc_shape(%x: !ttg.memdesc<64x64xf32, #shared, #ttg.shared_me
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  // expected-error @+1 {{has 8 warps but the module has ttg.num-warps = 4}}
+  // expected-error @+1 {{Layout has 8 warps per CTA, but the context requires 4 warps per CTA.}}
   tt.func @warps(%x: tensor<256xf32, #blocked>) {
     tt.return
   }
@@ -175,7 +196,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  // expected-error @+1 {{has 16 threads per warp but the module has ttg.threads-per-warp = 32}}
+  // expected-error @+1 {{Layout has 16 threads per warp, but the module specifies 32 threads per warp.}}
   tt.func @threads(%x: tensor<256xf32, #blocked>) {
     tt.return
   }
@@ -410,3 +431,13 @@ tt.func @alloc_alignment_pow2() {
 
 // expected-error @+1 {{CTAOrder must be a permutation of [0, 1)}}
 #bad = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [1]}>
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // expected-error @+1 {{Non-distributed layout is not allowed in tensor type.}}
+  tt.func @shared_tensor(%x: tensor<256xf32, #shared>) {
+    tt.return
+  }
+}

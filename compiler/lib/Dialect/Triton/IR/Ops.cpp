@@ -25,24 +25,35 @@ static unsigned bitWidthOf(Type t) {
 //===----------------------------------------------------------------------===//
 // Casts
 //===----------------------------------------------------------------------===//
+// Messages as Triton's, which its lit tests match.
 LogicalResult BitcastOp::verify() {
   Type src = getSrc().getType(), dst = getType();
   if (isa<RankedTensorType>(src) != isa<RankedTensorType>(dst))
     return emitOpError("cannot bitcast between a scalar and a tensor");
+  auto srcPtr = dyn_cast<PointerType>(getElementTypeOrSelf(src));
+  auto dstPtr = dyn_cast<PointerType>(getElementTypeOrSelf(dst));
+  if (srcPtr || dstPtr) {
+    if (!srcPtr || !dstPtr)
+      return emitError("Cannot bitcast pointer to non-pointer type");
+    if (srcPtr.getAddressSpace() != dstPtr.getAddressSpace())
+      return emitError(
+          "Cannot bitcast pointer between different address spaces");
+    return success();
+  }
   unsigned srcBits = bitWidthOf(src), dstBits = bitWidthOf(dst);
   if (srcBits != dstBits)
-    return emitOpError("source and result element widths differ (")
-           << srcBits << " vs " << dstBits << " bits)";
+    return emitError("Cannot bitcast data-type of size ")
+           << srcBits << " to data-type of size " << dstBits;
   return success();
 }
 
 LogicalResult FpToFpOp::verify() {
   unsigned srcBits = bitWidthOf(getSrc().getType());
   unsigned dstBits = bitWidthOf(getType());
+  // A rounding mode on a widening conversion is allowed and ignored, as in
+  // Triton (nothing is rounded).
   if (dstBits < srcBits && !getRounding())
-    return emitOpError("narrowing conversion needs a rounding mode");
-  if (dstBits > srcBits && getRounding())
-    return emitOpError("widening conversion must not carry a rounding mode");
+    return emitError("Rounding mode is required for FP downcast");
   return success();
 }
 
@@ -179,10 +190,16 @@ LogicalResult SplatOp::verify() {
 LogicalResult UnsplatOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   if (src.getNumElements() != 1)
-    return emitOpError("source must have exactly one element, got ") << src.getNumElements();
-  if (getType() != src.getElementType())
-    return emitOpError("result type must be the source's element type ")
-           << src.getElementType();
+    return emitError("source tensor must have exactly one element");
+  return success();
+}
+
+LogicalResult UnsplatOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          ValueRange operands, DictionaryAttr,
+                                          OpaqueProperties, RegionRange,
+                                          SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(getElementTypeOrSelf(operands[0].getType()));
   return success();
 }
 
@@ -213,9 +230,12 @@ LogicalResult ReshapeOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   auto res = cast<RankedTensorType>(getType());
   if (src.getNumElements() != res.getNumElements())
-    return emitOpError("source and result must have the same number of elements");
+    return emitError(
+        "number of src and dst elements of reshape must be the same");
   if (static_cast<bool>(src.getEncoding()) != static_cast<bool>(res.getEncoding()))
-    return emitOpError("source and result must both have an encoding or neither");
+    return emitError(
+        "Op requires that either (a) src and dst both have encodings, or (b) "
+        "neither does.");
   return success();
 }
 
@@ -223,11 +243,14 @@ LogicalResult BroadcastOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   auto res = cast<RankedTensorType>(getType());
   if (src.getRank() != res.getRank())
-    return emitOpError("source and result must have the same rank");
-  for (auto [s, r] : llvm::zip(src.getShape(), res.getShape()))
+    return emitError("rank of source must be same as rank of result");
+  for (auto [i, s, r] : llvm::enumerate(src.getShape(), res.getShape()))
     if (s != r && s != 1)
-      return emitOpError("only dimensions of size 1 can be broadcast (")
-             << s << " -> " << r << ")";
+      return emitError("Different dimensions at index ")
+             << i
+             << " between source and result.  Broadcast requires the source "
+                "dimension to "
+                "be 1.";
   return success();
 }
 
@@ -246,23 +269,74 @@ LogicalResult JoinOp::verify() {
   auto res = cast<RankedTensorType>(getType());
   SmallVector<int64_t> expected(src.getShape());
   expected.push_back(2);
-  if (res.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("result shape must be the operand shape with a trailing 2");
+  if (res.getShape() != ArrayRef<int64_t>(expected)) {
+    auto diag = emitOpError("result shape must be (");
+    llvm::interleaveComma(expected, diag);
+    diag << "), but got ";
+    llvm::interleaveComma(res.getShape(), diag);
+    return diag;
+  }
   if (res.getElementType() != src.getElementType())
-    return emitOpError("result element type must match the operands'");
+    return emitOpError("result element type must match the input element type");
+  if (src.getEncoding() && !res.getEncoding())
+    return emitOpError("result encoding must be specified");
+  if (auto *iface = getLayoutVerifier(res.getEncoding())) {
+    // One result layout determines the operands' (the reverse is not
+    // unique): split it and compare.
+    FailureOr<Attribute> srcEnc =
+        iface->inferSplitEncoding(res.getEncoding(), res.getShape());
+    if (failed(srcEnc) || !src.getEncoding() ||
+        !iface->layoutsEqual(src.getShape(), *srcEnc, src.getEncoding()))
+      return emitOpError("incompatible join layout");
+  }
   return success();
 }
 
-LogicalResult SplitOp::verify() {
-  auto src = cast<RankedTensorType>(getSrc().getType());
-  auto res = cast<RankedTensorType>(getOutLHS().getType());
+// The results' type follows from the source's (InferTypeOpInterface checks
+// it, with Triton's "inferred type(s)" message); their layout is the
+// source's without the register bit that selects the half.
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        ValueRange operands, DictionaryAttr,
+                                        OpaqueProperties, RegionRange,
+                                        SmallVectorImpl<Type> &inferred) {
+  auto src = cast<RankedTensorType>(operands[0].getType());
   if (src.getRank() < 1 || src.getShape().back() != 2)
-    return emitOpError("source's last dimension must have size 2");
-  if (res.getShape() != src.getShape().drop_back())
-    return emitOpError("results must have the source shape without its last dimension");
-  if (res.getElementType() != src.getElementType())
-    return emitOpError("result element type must match the source's");
+    return emitOptionalError(loc, "last dimension of input tensor must be 2");
+  Attribute resEnc;
+  if (Attribute srcEnc = src.getEncoding()) {
+    auto *iface = getLayoutVerifier(srcEnc);
+    FailureOr<Attribute> enc =
+        iface ? iface->inferSplitEncoding(srcEnc, src.getShape())
+              : FailureOr<Attribute>(failure());
+    if (failed(enc))
+      return emitOptionalError(
+          loc, "the source layout ", srcEnc,
+          " does not hold both halves of the last dimension in one thread");
+    resEnc = *enc;
+  }
+  auto res = RankedTensorType::get(src.getShape().drop_back(),
+                                   src.getElementType(), resEnc);
+  inferred.assign({res, res});
   return success();
+}
+
+bool SplitOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [i, a] : llvm::zip(inferred, actual)) {
+    auto it = dyn_cast<RankedTensorType>(i), at = dyn_cast<RankedTensorType>(a);
+    if (!it || !at || it.getShape() != at.getShape() ||
+        it.getElementType() != at.getElementType() ||
+        static_cast<bool>(it.getEncoding()) !=
+            static_cast<bool>(at.getEncoding()))
+      return false;
+    if (auto *iface = getLayoutVerifier(it.getEncoding()))
+      if (!iface->layoutsEqual(it.getShape(), it.getEncoding(),
+                               at.getEncoding()))
+        return false;
+  }
+  return true;
 }
 
 LogicalResult mlir::triton::verifyPermutation(Operation *op, ArrayRef<int32_t> order,
@@ -294,14 +368,16 @@ LogicalResult TransOp::verify() {
 LogicalResult MakeRangeOp::verify() {
   int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   auto res = cast<RankedTensorType>(getType());
-  if (res.getRank() != 1)
-    return emitOpError("result must be 1-D");
-  if (!res.getElementType().isInteger(32))
-    return emitOpError("result must hold i32");
   if (start >= end)
-    return emitOpError("start ") << start << " must be less than end " << end;
+    return emitOpError("start must be less than end");
+  if (res.getRank() != 1)
+    return emitOpError("return type must be a 1D tensor");
   if (end - start != res.getDimSize(0))
-    return emitOpError("result size must be end - start = ") << (end - start);
+    return emitOpError("number of elements in returned tensor, ")
+           << res.getDimSize(0) << ", must match size of range [" << start
+           << ", " << end << "), which has " << end - start << " elements";
+  if (!res.getElementType().isInteger(32))
+    return emitOpError("returned tensor must have i32 elements");
   return success();
 }
 
@@ -320,7 +396,10 @@ LogicalResult DotOp::verify() {
   int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1);
   int64_t kb = b.getDimSize(rank - 2), n = b.getDimSize(rank - 1);
   if (k != kb)
-    return emitOpError("reduction dimensions differ: a has K = ") << k << ", b has K = " << kb;
+    return emitOpError("expected the last dimension of the first operand to be "
+                       "equal to the "
+                       "second-to-last dimension of the second operand (")
+           << k << " vs " << kb << ")";
   if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n)
     return emitOpError("accumulator shape must be [M, N] = [") << m << ", " << n << "]";
   if (rank == 3 && (a.getDimSize(0) != c.getDimSize(0) || b.getDimSize(0) != c.getDimSize(0)))
@@ -332,9 +411,14 @@ LogicalResult DotOp::verify() {
     return emitOpError("accumulator must be float for float inputs and integer for integer ones");
   if (getMaxNumImpreciseAccAttr().getInt() < 0)
     return emitOpError("maxNumImpreciseAcc must not be negative");
-  bool anyEnc = a.getEncoding() || b.getEncoding() || c.getEncoding();
-  bool allEnc = a.getEncoding() && b.getEncoding() && c.getEncoding();
-  if (anyEnc && !allEnc)
+  if (bitWidthOf(ae) != bitWidthOf(be))
+    return emitError(
+        "element types of operands A and B must have same bit width");
+  if (static_cast<bool>(a.getEncoding()) != static_cast<bool>(b.getEncoding()))
+    return emitError("mismatching encoding between A and B operands");
+  if (a.getEncoding() && !c.getEncoding())
+    return emitError("miss encoding of C operand");
+  if (!a.getEncoding() && c.getEncoding())
     return emitOpError("a, b and c must all have encodings or none");
   if (auto *iface = getLayoutVerifier(c.getEncoding()))
     return iface->verifyDotEncodings(*this, a.getEncoding(), b.getEncoding(), c.getEncoding());
@@ -382,6 +466,11 @@ static LogicalResult verifyReduceOrScanOperands(Operation *op, ValueRange srcs, 
       return op->emitOpError("all operands must have the same shape");
     elementTypes.push_back(t.getElementType());
   }
+  if (op->getNumResults() != srcs.size())
+    return op->emitOpError("must have the same number of inputs as outputs");
+  for (auto [elem, res] : llvm::zip(elementTypes, op->getResultTypes()))
+    if (elem != getElementTypeOrSelf(res))
+      return op->emitOpError("operand types and result types must agree");
   return success();
 }
 
@@ -447,14 +536,17 @@ LogicalResult GatherOp::verify() {
   auto idx = cast<RankedTensorType>(getIndices().getType());
   auto res = cast<RankedTensorType>(getType());
   int64_t axis = getAxis();
-  if (src.getRank() != idx.getRank())
-    return emitOpError("source and indices must have the same rank");
-  if (axis < 0 || axis >= src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank " << src.getRank();
+  // Checks and messages in Triton's order.
   if (res.getShape() != idx.getShape())
-    return emitOpError("result must have the indices' shape");
+    return emitOpError("indices and output shapes must match");
+  if (res.getEncoding() != idx.getEncoding())
+    return emitOpError("indices and output encodings must match");
   if (res.getElementType() != src.getElementType())
-    return emitOpError("result element type must be the source's");
+    return emitOpError("input and output element types must match");
+  if (src.getRank() != idx.getRank())
+    return emitOpError("input and indices ranks must match");
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("gather dimension must be less than the input rank");
   // Triton 3.6's rule (and text): off the axis, the shapes agree.
   for (int64_t d = 0; d < src.getRank(); ++d)
     if (d != axis && idx.getDimSize(d) != src.getDimSize(d))

@@ -62,10 +62,18 @@ Expected<Encoding> tgpu::layout::encodingFromAttr(mlir::Attribute attr) {
                                     vec(b.getThreadsPerWarp()),
                                     vec(b.getWarpsPerCTA()), vec(b.getOrder()),
                                     cga(b.getCgaBases(), b.getRank())});
-  if (auto m = mlir::dyn_cast<NvidiaMmaEncodingAttr>(attr))
-    return Encoding(NvidiaMmaEncoding{
-        m.getVersionMajor(), m.getVersionMinor(), vec(m.getWarpsPerCTA()),
-        vec(m.getInstrShape()), cga(m.getCgaBases(), m.getRank())});
+  if (auto m = mlir::dyn_cast<NvidiaMmaEncodingAttr>(attr)) {
+    std::vector<unsigned> instr = vec(m.getInstrShape());
+    // A v2 layout written without instrShape has mma.sync's m16n8 tile.
+    if (instr.empty() && m.isAmpere()) {
+      instr = {16, 8};
+      if (m.getRank() == 3)
+        instr.insert(instr.begin(), 1);
+    }
+    return Encoding(NvidiaMmaEncoding{m.getVersionMajor(), m.getVersionMinor(),
+                                      vec(m.getWarpsPerCTA()), std::move(instr),
+                                      cga(m.getCgaBases(), m.getRank())});
+  }
   if (auto s = mlir::dyn_cast<SliceEncodingAttr>(attr)) {
     Expected<Encoding> parent = encodingFromAttr(s.getParent());
     if (!parent)

@@ -539,17 +539,19 @@ Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   FieldReader reader(parser, loc, *dict, "nvidia_mma");
   auto major = reader.getUnsigned("versionMajor");
-  auto minor = reader.getUnsigned("versionMinor");
+  // versionMinor and instrShape may be left out, as in Triton (0 and []).
+  auto minor = reader.getUnsigned("versionMinor", /*required=*/false);
   auto wpc = reader.getUnsignedList("warpsPerCTA");
-  auto instr = reader.getUnsignedList("instrShape");
+  auto instr = reader.getUnsignedList("instrShape", /*required=*/false);
   if (reader.failed())
     return {};
   auto cga = readCGA(reader, wpc->size());
   reader.checkAllConsumed();
   if (!cga || reader.failed())
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), *major, *minor,
-                    *wpc, *instr, *cga);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *major, minor.value_or(0), *wpc,
+                    instr.value_or(SmallVector<unsigned>()), *cga);
 }
 
 void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
@@ -562,28 +564,42 @@ void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
   printer << "}>";
 }
 
-LogicalResult NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                            unsigned versionMajor, unsigned versionMinor,
-                                            ArrayRef<unsigned> warpsPerCTA,
-                                            ArrayRef<unsigned> instrShape,
-                                            ArrayRef<int32_t> cgaBases) {
-  size_t rank = warpsPerCTA.size();
+// The attribute alone is checked only for what every version needs (Triton
+// checks nothing): a #ttg.dot_op may name a parent that no tensor could
+// have, and its own verifier reports that. The version and instruction
+// shape are checked once a tensor has the layout (verifyEncoding).
+LogicalResult
+NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned, unsigned,
+                              ArrayRef<unsigned> warpsPerCTA,
+                              ArrayRef<unsigned>, ArrayRef<int32_t> cgaBases) {
   if (failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)) ||
-      failed(checkCGA(emitError, cgaBases, rank)))
+      failed(checkCGA(emitError, cgaBases, warpsPerCTA.size())))
     return failure();
-  if (versionMajor == 2) {
+  return success();
+}
+
+LogicalResult NvidiaMmaEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(checkRank(emitError, "nvidia_mma", getRank(), shape)))
+    return failure();
+  size_t rank = getRank();
+  ArrayRef<unsigned> instrShape = getInstrShape();
+  if (isAmpere()) {
     if (rank != 2 && rank != 3)
       return emitError() << "nvidia_mma v2 needs rank 2 or 3 (batched), got " << rank;
-    // mma.sync m16n8: instrShape is [16, 8], with a leading 1 when batched.
+    // mma.sync m16n8: instrShape is [16, 8], with a leading 1 when batched;
+    // left out, it is that.
     SmallVector<unsigned> expected = {16, 8};
     if (rank == 3)
       expected.insert(expected.begin(), 1);
-    if (instrShape != ArrayRef<unsigned>(expected))
+    if (!instrShape.empty() && instrShape != ArrayRef<unsigned>(expected))
       return emitError() << "nvidia_mma v2 instrShape must be "
                          << (rank == 3 ? "[1, 16, 8]" : "[16, 8]");
     return success();
   }
-  if (versionMajor == 3) {
+  if (isHopper()) {
     if (rank != 2)
       return emitError() << "nvidia_mma v3 needs rank 2, got " << rank;
     if (instrShape.size() != 3)
@@ -592,19 +608,16 @@ LogicalResult NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> e
     if (m != 16 || n < 8 || n > 256 || n % 8 != 0 || (k != 8 && k != 16 && k != 32))
       return emitError() << "nvidia_mma v3 instrShape must be [16, N, K] with N a multiple of 8 "
                             "in [8, 256] and K in {8, 16, 32}";
-    if (warpsPerCTA[0] % 4 != 0)
-      return emitError() << "nvidia_mma v3 needs warpsPerCTA[0] to be a multiple of 4 (a warp "
+    if (getWarpsPerCTA()[0] % 4 != 0)
+      return emitError() << "nvidia_mma v3 needs warpsPerCTA[0] to be a "
+                            "multiple of 4 (a warp "
                             "group), got "
-                         << warpsPerCTA[0];
+                         << getWarpsPerCTA()[0];
     return success();
   }
-  return emitError() << "nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got "
-                     << versionMajor;
-}
-
-LogicalResult NvidiaMmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
-                                                    function_ref<InFlightDiagnostic()> emitError) const {
-  return checkRank(emitError, "nvidia_mma", getRank(), shape);
+  return emitError()
+         << "nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got "
+         << getVersionMajor();
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,10 +1,12 @@
 // The ttg dialect: registration, !ttg.memdesc, module-attribute checks and the
 // layout hooks tt op verifiers call.
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -28,6 +30,49 @@ struct TritonGPULayoutVerifier : public DialectLayoutVerifierInterface {
     return SliceEncodingAttr::get(src.getContext(), axis, src);
   }
 
+  FailureOr<Attribute>
+  inferSplitEncoding(Attribute src, ArrayRef<int64_t> srcShape) const override {
+    // The blocked form when the source is blocked (what Triton prints),
+    // else a #ttg.linear.
+    if (Attribute blocked = getSplitResultEncoding(src))
+      return blocked;
+    llvm::Expected<tgpu::layout::LinearLayout> ll =
+        tgpu::layout::toLinearLayout(srcShape, src);
+    if (!ll) {
+      llvm::consumeError(ll.takeError());
+      return failure();
+    }
+    llvm::Expected<tgpu::layout::LinearLayout> halves =
+        tgpu::layout::splitLastDimLayout(*ll);
+    if (!halves) {
+      llvm::consumeError(halves.takeError());
+      return failure();
+    }
+    llvm::Expected<LinearEncodingAttr> attr =
+        tgpu::layout::toLinearEncodingAttr(src.getContext(), *halves);
+    if (!attr) {
+      llvm::consumeError(attr.takeError());
+      return failure();
+    }
+    return Attribute(*attr);
+  }
+
+  bool layoutsEqual(ArrayRef<int64_t> shape, Attribute a,
+                    Attribute b) const override {
+    if (a == b)
+      return true;
+    llvm::Expected<tgpu::layout::LinearLayout> la =
+        tgpu::layout::toLinearLayout(shape, a);
+    llvm::Expected<tgpu::layout::LinearLayout> lb =
+        tgpu::layout::toLinearLayout(shape, b);
+    bool equal = la && lb && *la == *lb;
+    if (!la)
+      llvm::consumeError(la.takeError());
+    if (!lb)
+      llvm::consumeError(lb.takeError());
+    return equal;
+  }
+
   LogicalResult verifyDotEncodings(Operation *op, Attribute a, Attribute b,
                                    Attribute c) const override {
     auto check = [&](Attribute enc, unsigned idx) -> LogicalResult {
@@ -43,11 +88,39 @@ struct TritonGPULayoutVerifier : public DialectLayoutVerifierInterface {
                << (idx ? "b" : "a") << "'s dot_op parent must be the accumulator's encoding " << c;
       return success();
     };
+    // Messages as Triton's where it checks the same thing.
+    auto aDot = dyn_cast<DotOperandEncodingAttr>(a),
+         bDot = dyn_cast<DotOperandEncodingAttr>(b);
+    if (static_cast<bool>(aDot) != static_cast<bool>(bDot))
+      return op->emitError("mismatching encoding between A and B operands");
+    if (aDot && aDot.getKWidth() != bDot.getKWidth())
+      return op->emitError("mismatching kWidth between A and B operands");
     if (failed(check(a, 0)) || failed(check(b, 1)))
       return failure();
-    if (cast<DotOperandEncodingAttr>(a).getKWidth() != cast<DotOperandEncodingAttr>(b).getKWidth())
-      return op->emitOpError("operands a and b must have the same kWidth");
+    if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(c)) {
+      auto dot = dyn_cast<DotOp>(op);
+      if (dot && !mmaSupportsOperands(dot, mma.getVersionMajor()))
+        return op->emitError("unsupported MMA version");
+    }
     return success();
+  }
+
+  // The element types a tensor-core version takes (Triton's rule): f32
+  // operands only as tf32, and every type Triton can feed to mma.sync or
+  // wgmma (fp8 is converted to f16 where the hardware lacks it).
+  static bool mmaSupportsOperands(DotOp dot, unsigned version) {
+    Type a = getElementTypeOrSelf(dot.getA().getType());
+    Type b = getElementTypeOrSelf(dot.getB().getType());
+    if (a.isF32() && b.isF32())
+      return dot.getInputPrecision() == InputPrecision::TF32 && version >= 2;
+    auto supported = [&](Type t) {
+      bool fp8 = isa<Float8E5M2Type, Float8E4M3FNType, Float8E5M2FNUZType,
+                     Float8E4M3FNUZType>(t);
+      return fp8 || t.isF16() || t.isBF16() ||
+             ((t.isF32() || t.isF64()) && version >= 2) ||
+             (t.isInteger(8) && version >= 2);
+    };
+    return supported(a) && supported(b);
   }
 };
 // Short aliases (#blocked, #mma, #shared, #smem, #linear) as Triton prints
@@ -195,50 +268,43 @@ static std::optional<int64_t> getModuleInt(Operation *module, StringRef name) {
   return std::nullopt;
 }
 
-static int64_t product(ArrayRef<unsigned> values) {
-  int64_t p = 1;
-  for (unsigned v : values)
-    p *= v;
-  return p;
-}
-
-// Checks one encoding against the module's warp/thread/CTA counts.
-static LogicalResult checkAgainstModule(Operation *where, Attribute enc,
-                                        std::optional<int64_t> numWarps,
+// Checks the layout of one tensor type against the counts of its context,
+// with Triton's messages: the numbers of lanes, warps and CTAs of the
+// tensor's linear layout must be the module's (the warps those of the
+// innermost op that sets ttg.num-warps).
+static LogicalResult checkAgainstModule(Operation *where,
+                                        RankedTensorType tensor,
+                                        int64_t numWarps,
                                         std::optional<int64_t> threadsPerWarp,
                                         std::optional<int64_t> numCTAs) {
-  Attribute root = getRootEncoding(enc);
-  auto cgaCount = [](ArrayRef<int32_t> cga, unsigned rank) -> int64_t {
-    return rank ? int64_t(1) << (cga.size() / rank) : 1;
-  };
-  if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(root)) {
-    if (threadsPerWarp && product(blocked.getThreadsPerWarp()) != *threadsPerWarp)
-      return where->emitOpError("layout ")
-             << blocked << " has " << product(blocked.getThreadsPerWarp())
-             << " threads per warp but the module has ttg.threads-per-warp = " << *threadsPerWarp;
-    if (numWarps && product(blocked.getWarpsPerCTA()) != *numWarps)
-      return where->emitOpError("layout ")
-             << blocked << " has " << product(blocked.getWarpsPerCTA())
-             << " warps but the module has ttg.num-warps = " << *numWarps;
-    if (numCTAs && cgaCount(blocked.getCgaBases(), blocked.getRank()) != *numCTAs)
-      return where->emitOpError("layout ") << blocked << " spans "
-                                           << cgaCount(blocked.getCgaBases(), blocked.getRank())
-                                           << " CTAs but the module has ttg.num-ctas = " << *numCTAs;
-  } else if (auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(root)) {
-    if (numWarps && product(mma.getWarpsPerCTA()) != *numWarps)
-      return where->emitOpError("layout ")
-             << mma << " has " << product(mma.getWarpsPerCTA())
-             << " warps but the module has ttg.num-warps = " << *numWarps;
-  } else if (auto linear = dyn_cast_or_null<LinearEncodingAttr>(root)) {
-    unsigned rank = linear.getRank();
-    if (rank && threadsPerWarp &&
-        (int64_t(1) << (linear.getLaneBases().size() / rank)) != *threadsPerWarp)
-      return where->emitOpError("layout ") << linear << " has a lane count that differs from "
-                                           << "ttg.threads-per-warp = " << *threadsPerWarp;
-    if (rank && numWarps && (int64_t(1) << (linear.getWarpBases().size() / rank)) != *numWarps)
-      return where->emitOpError("layout ") << linear << " has a warp count that differs from "
-                                           << "ttg.num-warps = " << *numWarps;
+  Attribute enc = tensor.getEncoding();
+  if (!isDistributedEncoding(enc))
+    return where->emitOpError(
+        "Non-distributed layout is not allowed in tensor type.");
+  llvm::Expected<tgpu::layout::LinearLayout> ll =
+      tgpu::layout::toLinearLayout(tensor.getShape(), enc);
+  // A layout whose linear layout cannot be built (a #ttg.linear that is not
+  // onto its dims) is the attribute's business, not the context's: the
+  // passes and the lowering report it where they need the layout.
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return success();
   }
+  if (threadsPerWarp && ll->getInDimSize("lane") != *threadsPerWarp)
+    return where->emitOpError()
+           << enc << ".\nLayout has " << ll->getInDimSize("lane")
+           << " threads per warp, but the module specifies " << *threadsPerWarp
+           << " threads per warp.";
+  if (ll->getInDimSize("warp") != numWarps)
+    return where->emitOpError()
+           << enc << ".\nLayout has " << ll->getInDimSize("warp")
+           << " warps per CTA, but the context requires " << numWarps
+           << " warps per CTA.";
+  if (numCTAs && ll->getInDimSize("block") != *numCTAs)
+    return where->emitOpError()
+           << enc << ".\nLayout has " << ll->getInDimSize("block")
+           << " CTAs per CGA, but the context requires " << *numCTAs
+           << " CTAs per CGA.";
   return success();
 }
 
@@ -280,13 +346,13 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op, NamedAtt
   // with the module's warp, thread and CTA counts.
   if (name != getNumWarpsAttrName() || !isa<ModuleOp>(op))
     return success();
-  std::optional<int64_t> numWarps = getModuleInt(op, getNumWarpsAttrName());
   std::optional<int64_t> threadsPerWarp = getModuleInt(op, getThreadsPerWarpAttrName());
   std::optional<int64_t> numCTAs = getModuleInt(op, getNumCTAsAttrName());
   auto checkType = [&](Operation *where, Type type) -> LogicalResult {
     if (auto tensor = dyn_cast<RankedTensorType>(type))
       if (tensor.getEncoding())
-        return checkAgainstModule(where, tensor.getEncoding(), numWarps, threadsPerWarp, numCTAs);
+        return checkAgainstModule(where, tensor, lookupNumWarps(where),
+                                  threadsPerWarp, numCTAs);
     return success();
   };
   WalkResult result = op->walk([&](Operation *inner) {

@@ -1,7 +1,8 @@
-// Valid MLIR, but not the LLVM dialect: the translation to LLVM IR refuses it.
+// An llvm.func (so the LLVM dialect by content) whose body is not all LLVM
+// dialect: the translation to LLVM IR refuses it.
 module {
-  func.func @f(%a: i32) -> i32 {
+  llvm.func @f(%a: i32) -> i32 {
     %b = arith.addi %a, %a : i32
-    return %b : i32
+    llvm.return %b : i32
   }
 }

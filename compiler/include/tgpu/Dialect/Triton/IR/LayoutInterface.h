@@ -20,6 +20,17 @@ public:
   // tt.dot operand encodings: a and b against the accumulator's c.
   virtual LogicalResult verifyDotEncodings(Operation *op, Attribute a, Attribute b,
                                            Attribute c) const = 0;
+
+  // The encoding of tt.split's results for a source of encoding `src` and
+  // shape `srcShape` (last dimension 2): `src` without the register bit that
+  // selects the half. Fails when the two halves are not in one thread.
+  virtual FailureOr<Attribute>
+  inferSplitEncoding(Attribute src, ArrayRef<int64_t> srcShape) const = 0;
+
+  // Whether `a` and `b` place a tensor of `shape` identically (the same
+  // linear layout), even if written differently.
+  virtual bool layoutsEqual(ArrayRef<int64_t> shape, Attribute a,
+                            Attribute b) const = 0;
 };
 
 // Finds the interface through `enc`'s dialect; null if it has none.

@@ -228,7 +228,10 @@ def TT_PtrTensor : RankedTensorOf<[TT_Ptr]>;
 def TT_PtrLike : AnyTypeOf<[TT_Ptr, TT_PtrTensor]>;
 
 def TT_FpIntTensor : AnyTypeOf<[TT_FloatTensor, TT_IntTensor]>;
-def TT_Tensor : AnyTypeOf<[TT_FpIntTensor, TT_PtrTensor]>;
+// One RankedTensorOf (not an AnyTypeOf of three) so that its C++ type is
+// RankedTensorType: a scalar where a tensor belongs is then a parse error
+// ("invalid kind of type"), as in Triton.
+def TT_Tensor : RankedTensorOf<[TT_Float, TT_Int, TT_Ptr]>;
 
 // A dimension index. I32Attr's generated getters are unsigned, so a negative
 // value would read as ~4e9: reject it at the attribute instead.

@@ -441,6 +441,8 @@ def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [SameOperandsAndResultShape,
 
 def TT_AtomicCASOp : TT_Op<"atomic_cas", [SameOperandsAndResultShape,
     TT_SameOperandsAndResultEncoding,
+    TypesMatchWith<"ptr type matches cmp type", "cmp", "ptr", "getPointerTypeSameShape($_self)">,
+    TypesMatchWith<"ptr type matches value type", "val", "ptr", "getPointerTypeSameShape($_self)">,
     MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
   let summary = "atomic compare-and-swap; returns the old value";
   let description = [{
@@ -493,23 +495,24 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
   let hasVerifier = 1;
 }
 
-def TT_UnsplatOp : TT_Op<"unsplat", [Pure]> {
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "the single element of a one-element tensor";
   let description = [{
     The inverse of `tt.splat` for tensors of exactly one element (of any
-    rank): the verifier checks the element count and that the result is
-    the element type. Not lowered to LLVM by tgpu; the CPU oracle runs it.
+    rank): the verifier checks the element count; the result type (the
+    element type) is inferred, so only the source type is printed. Not lowered to LLVM by tgpu; the CPU oracle runs it.
 
     ```mlir
     tt.func @f(%t: tensor<1xi32>) -> i32 {
-      %x = tt.unsplat %t : tensor<1xi32> -> i32
+      %x = tt.unsplat %t : tensor<1xi32>
       tt.return %x : i32
     }
     ```
   }];
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Type:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = "$src attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 
@@ -638,6 +641,7 @@ def TT_JoinOp : TT_Op<"join", [NoMemoryEffect, SameTypeOperands]> {
 }
 
 def TT_SplitOp : TT_Op<"split", [NoMemoryEffect,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
     TypesMatchWith<"outLHS and outRHS types match", "outLHS", "outRHS", "$_self">]> {
   let summary = "split the last dimension (of size 2) into two tensors";
   let description = [{
@@ -657,7 +661,10 @@ def TT_SplitOp : TT_Op<"split", [NoMemoryEffect,
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$outLHS, TT_Tensor:$outRHS);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($outLHS)";
-  let hasVerifier = 1;
+  // Layouts are compared as linear layouts, not as attributes.
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred, ::mlir::TypeRange actual);
+  }];
 }
 
 def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
@@ -790,7 +797,8 @@ def TT_DotOp : TT_Op<"dot", [Pure,
   let hasVerifier = 1;
 }
 
-def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock, TT_SameOperandsEncoding]> {
+def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock, SameOperandsShape,
+    TT_SameOperandsEncoding]> {
   let summary = "reduce tensors along `axis` with the combine region";
   let description = [{
     Reduces N tensors of one shape (`srcs`, N >= 1) along `axis` together,
