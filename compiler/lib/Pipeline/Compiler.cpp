@@ -56,27 +56,32 @@ std::optional<InputKind> mlir::tgpu::inputKindFromFileName(llvm::StringRef fileN
 
 // What a parsed .mlir module holds: TTIR, TTGIR or the LLVM dialect.
 static FailureOr<InputKind> inputKindFromContent(ModuleOp module) {
-  bool ttFunc = false, llvmFunc = false, layouts = false;
-  auto hasLayout = [](Type t) {
-    if (auto tensor = dyn_cast<RankedTensorType>(t))
-      return static_cast<bool>(tensor.getEncoding());
-    return isa<triton::gpu::MemDescType>(t);
+  bool ttFunc = false, llvmFunc = false, layouts = false, tensors = false;
+  auto note = [&](Type t) {
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+      tensors = true;
+      layouts |= static_cast<bool>(tensor.getEncoding());
+    }
+    layouts |= isa<triton::gpu::MemDescType>(t);
   };
   module.walk([&](Operation *op) {
     if (isa<triton::FuncOp>(op))
       ttFunc = true;
     else if (isa<LLVM::LLVMFuncOp>(op))
       llvmFunc = true;
-    if (llvm::any_of(op->getResultTypes(), hasLayout))
-      layouts = true;
+    llvm::for_each(op->getResultTypes(), note);
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        if (llvm::any_of(block.getArgumentTypes(), hasLayout))
-          layouts = true;
+        llvm::for_each(block.getArgumentTypes(), note);
   });
-  if (ttFunc)
-    return module->hasAttr("ttg.num-warps") || layouts ? InputKind::Ttgir
-                                                       : InputKind::Ttir;
+  // Tensors with layouts make TTGIR, tensors without them TTIR (whatever
+  // module attributes it carries); without tensors, ttg.num-warps says the
+  // module was made for a number of warps (TTGIR).
+  if (ttFunc) {
+    if (layouts || (!tensors && module->hasAttr("ttg.num-warps")))
+      return InputKind::Ttgir;
+    return InputKind::Ttir;
+  }
   if (llvmFunc)
     return InputKind::LlvmMlir;
   return module.emitError(

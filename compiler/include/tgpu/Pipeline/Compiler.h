@@ -17,9 +17,10 @@
 
 namespace mlir::tgpu {
 
-// Mlir: any of the other three, told apart by content once parsed (a tt.func
-// in a module with ttg.num-warps or with layouts is TTGIR, other tt.func
-// modules are TTIR, llvm.func modules the LLVM dialect).
+// Mlir: any of the other three, told apart by content once parsed: a tt.func
+// module whose tensors have layouts (or, without tensors, that carries
+// ttg.num-warps) is TTGIR, other tt.func modules are TTIR, llvm.func modules
+// the LLVM dialect.
 enum class InputKind { Ttir, Ttgir, LlvmMlir, Mlir };
 enum class EmitKind { Ttgir, LlvmMlir, Llir, Ptx, Cubin };
 

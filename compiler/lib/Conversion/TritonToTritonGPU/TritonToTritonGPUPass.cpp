@@ -66,9 +66,30 @@ public:
                          << std::string(target) << "'";
       return signalPassFailure();
     }
-    if (module->hasAttr("ttg.num-warps")) {
-      module.emitError() << "convert-triton-to-tritongpu: the module is "
-                            "already TTGIR (it has ttg.num-warps)";
+    // Module attributes alone (Triton's TTIR may carry ttg.num-warps) are
+    // overwritten with the options, as Triton does; layouts mean the module
+    // is TTGIR already, which the conversion would not rewrite correctly.
+    Operation *withLayout = nullptr;
+    module.walk([&](Operation *op) {
+      auto hasLayout = [](Type t) {
+        if (auto tensor = dyn_cast<RankedTensorType>(t))
+          return static_cast<bool>(tensor.getEncoding());
+        return isa<triton::gpu::MemDescType>(t);
+      };
+      bool found = llvm::any_of(op->getResultTypes(), hasLayout);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          found = found || llvm::any_of(block.getArgumentTypes(), hasLayout);
+      if (found) {
+        withLayout = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (withLayout) {
+      withLayout->emitError()
+          << "convert-triton-to-tritongpu: the module is already TTGIR (this "
+             "op has a layout)";
       return signalPassFailure();
     }
     // Keyed by value and type addresses: entries from another module (a pass

@@ -9,4 +9,4 @@ tt.func @f() {
 }
 
 // RUN: not tgpu-opt %corpus/kernels/triton/vector_add_w4.ttgir --convert-triton-to-tritongpu 2>&1 | FileCheck %s --check-prefix=TTGIR
-// TTGIR: error: convert-triton-to-tritongpu: the module is already TTGIR (it has ttg.num-warps)
+// TTGIR: error: convert-triton-to-tritongpu: the module is already TTGIR (this op has a layout)

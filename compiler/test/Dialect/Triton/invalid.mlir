@@ -213,7 +213,7 @@ tt.func @dot_k(%a: tensor<16x32xf16>, %b: tensor<16x64xf16>, %c: tensor<16x64xf3
 // -----
 
 tt.func @dot_acc(%a: tensor<16x32xf16>, %b: tensor<32x64xf16>, %c: tensor<16x32xf32>) {
-  // expected-error @+1 {{accumulator shape must be [M, N] = [16, 64]}}
+  // expected-error @+1 {{expected the output shape to be the concatenation of the last dimension of the first operand and the last dimension of the second}}
   %0 = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x64xf16> -> tensor<16x32xf32>
   tt.return
 }
@@ -221,7 +221,7 @@ tt.func @dot_acc(%a: tensor<16x32xf16>, %b: tensor<32x64xf16>, %c: tensor<16x32x
 // -----
 
 tt.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16xf16>, %c: tensor<16xf32>) {
-  // expected-error @+1 {{operands must be 2-D or 3-D (batched)}}
+  // expected-error @+1 {{expected operands to be 2d or 3d}}
   %0 = tt.dot %a, %b, %c : tensor<16xf16> * tensor<16xf16> -> tensor<16xf32>
   tt.return
 }
@@ -528,5 +528,86 @@ tt.func @gather_encodings(%src: tensor<8x4xf32>, %idx: tensor<8x4xi32>) {
 tt.func @range_rank() {
   // expected-error @+1 {{return type must be a 1D tensor}}
   %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<4x4xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_arguments(%x: tensor<64xi32>) {
+  // expected-error @+1 {{region has wrong number of arguments}}
+  %0 = "tt.map_elementwise"(%x) <{pack = 2 : i32}> ({
+  ^bb0(%a: i32):
+    tt.map_elementwise.return %a, %a : i32, i32
+  }) : (tensor<64xi32>) -> tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_pack(%x: tensor<64xi32>) {
+  // expected-error @+1 {{Pack must be a power of 2}}
+  %0 = "tt.map_elementwise"(%x) <{pack = 3 : i32}> ({
+  ^bb0(%a: i32, %b: i32, %c: i32):
+    tt.map_elementwise.return %a, %b, %c : i32, i32, i32
+  }) : (tensor<64xi32>) -> tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_argument_types(%x: tensor<64xi32>) {
+  // expected-error @+1 {{argument types did not match}}
+  %0 = "tt.map_elementwise"(%x) <{pack = 1 : i32}> ({
+  ^bb0(%a: i16):
+    tt.map_elementwise.return %a : i16
+  }) : (tensor<64xi32>) -> tensor<64xi16>
+  tt.return
+}
+
+// -----
+
+tt.func @map_return(%x: tensor<64xi32>) {
+  %0 = "tt.map_elementwise"(%x) <{pack = 1 : i32}> ({
+  ^bb0(%a: i32):
+    %b = arith.extsi %a : i32 to i64
+    // expected-error @+1 {{region return does not match map_elementwise result}}
+    tt.map_elementwise.return %b : i64
+  }) : (tensor<64xi32>) -> tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @map_store(%p: tensor<64x!tt.ptr<i32>>, %x: tensor<64xi32>) {
+  %0 = "tt.map_elementwise"(%p, %x) <{pack = 1 : i32}> ({
+  ^bb0(%q: !tt.ptr<i32>, %a: i32):
+    // expected-error @+1 {{Stores are not supported inside map_elementwise}}
+    tt.store %q, %a : !tt.ptr<i32>
+    tt.map_elementwise.return %a : i32
+  }) : (tensor<64x!tt.ptr<i32>>, tensor<64xi32>) -> tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+tt.func @scaled_k(%a: tensor<128x64xf8E5M2>, %b: tensor<32x64xf8E5M2>, %c: tensor<128x64xf32>) {
+  // expected-error @+1 {{expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand}}
+  %d = tt.dot_scaled %a, %b, %c lhs = e5m2 rhs = e5m2 {fastMath = false} : tensor<128x64xf8E5M2> * tensor<32x64xf8E5M2> -> tensor<128x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @scaled_scale_k(%a: tensor<128x64xf8E5M2>, %sa: tensor<128x4xi8>, %b: tensor<64x64xf8E5M2>, %c: tensor<128x64xf32>) {
+  // expected-error @+1 {{scales K dimension must match the operand K divided by the scale factor}}
+  %d = tt.dot_scaled %a scale %sa, %b, %c lhs = e5m2 rhs = e5m2 {fastMath = false} : tensor<128x64xf8E5M2>, tensor<128x4xi8> * tensor<64x64xf8E5M2> -> tensor<128x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @scaled_scale_m(%a: tensor<128x64xf8E5M2>, %sa: tensor<64x2xi8>, %b: tensor<64x64xf8E5M2>, %c: tensor<128x64xf32>) {
+  // expected-error @+1 {{scales M dimension must match the operand M dimension}}
+  %d = tt.dot_scaled %a scale %sa, %b, %c lhs = e5m2 rhs = e5m2 {fastMath = false} : tensor<128x64xf8E5M2>, tensor<64x2xi8> * tensor<64x64xf8E5M2> -> tensor<128x64xf32>
   tt.return
 }

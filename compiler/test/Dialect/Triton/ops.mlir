@@ -188,3 +188,28 @@ tt.func @rank0_and_widening(%a: tensor<f32>, %b: tensor<f32>, %h: tensor<4xf16>)
   %3 = tt.fp_to_fp %h, rounding = rtne : tensor<4xf16> -> tensor<4xf32>
   tt.return
 }
+
+// -----
+
+// tt.map_elementwise prints in the generic form; tt.dot_scaled with and
+// without scales.
+// CHECK-LABEL: tt.func @map_and_scaled_dot
+tt.func @map_and_scaled_dot(%x: tensor<64xi32>, %y: tensor<64xf32>,
+                            %a: tensor<128x32xi8>, %sa: tensor<128x2xi8>,
+                            %b: tensor<64x64xf8E4M3FN>, %sb: tensor<64x2xi8>,
+                            %c: tensor<128x64xf32>, %h: tensor<128x64xbf16>, %hb: tensor<64x64xbf16>) {
+  // CHECK: %{{.*}}:2 = "tt.map_elementwise"(%{{.*}}, %{{.*}}) <{pack = 2 : i32}> ({
+  // CHECK-NEXT: ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: f32):
+  // CHECK: tt.map_elementwise.return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, i32, i32
+  // CHECK-NEXT: }) : (tensor<64xi32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xi32>)
+  %m:2 = "tt.map_elementwise"(%x, %y) <{pack = 2 : i32}> ({
+  ^bb0(%i0: i32, %i1: i32, %f0: f32, %f1: f32):
+    tt.map_elementwise.return %f1, %f0, %i1, %i0 : f32, f32, i32, i32
+  }) : (tensor<64xi32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xi32>)
+  // K = 32 bytes of e2m1 = 64 elements, one scale per 32: 2 per row.
+  // CHECK: tt.dot_scaled %{{.*}} scale %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e2m1 rhs = e4m3 {fastMath = false} : tensor<128x32xi8>, tensor<128x2xi8> * tensor<64x64xf8E4M3FN>, tensor<64x2xi8> -> tensor<128x64xf32>
+  %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e4m3 {fastMath = false} : tensor<128x32xi8>, tensor<128x2xi8> * tensor<64x64xf8E4M3FN>, tensor<64x2xi8> -> tensor<128x64xf32>
+  // CHECK: tt.dot_scaled %{{.*}}, %{{.*}}, %{{.*}} lhs = bf16 rhs = bf16 {fastMath = true} : tensor<128x64xbf16> * tensor<64x64xbf16> -> tensor<128x64xf32>
+  %e = tt.dot_scaled %h, %hb, %c lhs = bf16 rhs = bf16 {fastMath = true} : tensor<128x64xbf16> * tensor<64x64xbf16> -> tensor<128x64xf32>
+  tt.return
+}

@@ -65,25 +65,25 @@
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-// expected-error @+1 {{dot_op with an nvidia_mma parent needs kWidth}}
+// expected-error @+1 {{ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent}}
 #bad = #ttg.dot_op<{opIdx = 0, parent = #mma}>
 
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-// expected-error @+1 {{dot_op opIdx must be 0 (A) or 1 (B), got 2}}
+// expected-error @+1 {{ttg.dot_op opIdx parameter can be 0 or 1, got: 2}}
 #bad = #ttg.dot_op<{opIdx = 2, parent = #mma, kWidth = 2}>
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{dot_op with a blocked parent (FMA path) takes no kWidth}}
+// expected-error @+1 {{ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout}}
 #bad = #ttg.dot_op<{opIdx = 0, parent = #blocked, kWidth = 2}>
 
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-// expected-error @+1 {{only operand A (opIdx = 0) can be in registers}}
+// expected-error @+1 {{ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows first operand to be in registers}}
 #bad = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
 
 // -----
@@ -239,7 +239,7 @@ tt.func @alloc_uninit_immutable() {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @index_shape(%b: !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable>, %i: i32) {
-  // expected-error @+1 {{result shape must be the source shape without its first dimension}}
+  // expected-error @+1 {{result shape must equal to srcShape[1:]}}
   %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x8xf32, #shared, #smem, mutable>
   tt.return
 }
@@ -440,4 +440,63 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
   tt.func @shared_tensor(%x: tensor<256xf32, #shared>) {
     tt.return
   }
+}
+
+// -----
+
+// A dot operand's parent is a tensor-core or a blocked layout.
+#l = #ttg.linear<{register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [1, 0]], warp = [[2, 0], [4, 0]], block = []}>
+// expected-error @+1 {{ttg.dot_op unexpected parent layout}}
+#bad = #ttg.dot_op<{opIdx = 0, parent = #l}>
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @index_rank(%b: !ttg.memdesc<16xf32, #shared, #smem, mutable>, %i: i32) {
+  // expected-error @+1 {{result rank must be input rank - 1}}
+  %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @index_alloc_shape(%b: !ttg.memdesc<2x16x8xf32, #shared, #smem, mutable>, %i: i32) {
+  // expected-error @+1 {{alloc shape must match shape for both result and src}}
+  %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x16x8xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x8xf32, #shared, #smem, mutable, 2x16x8>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_offset(%b: !ttg.memdesc<16x16xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{The split offset may not touch the tile}}
+  %0 = ttg.memdesc_subslice %b [4, 0] : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x16xf32, #shared, #smem, mutable, 16x16>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_unsplit_offset(%b: !ttg.memdesc<16x16xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{A non zero offset found in a dimension that is not being split}}
+  %0 = ttg.memdesc_subslice %b [8, 4] : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x16xf32, #shared, #smem, mutable, 16x16>
+  tt.return
+}
+
+// -----
+
+// Rows 0..3 of a 16x16 buffer whose row r has its columns XORed with r:
+// row 4 starts at offset 4 * 16 + 4, not at one offset bit.
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_swizzle(%b: !ttg.memdesc<16x16xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{We don't support splitting along the swizzling pattern}}
+  %0 = ttg.memdesc_subslice %b [0, 0] : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<4x16xf32, #shared, #smem, mutable, 16x16>
+  tt.return
 }

@@ -384,26 +384,45 @@ LogicalResult MakeRangeOp::verify() {
 //===----------------------------------------------------------------------===//
 // Dot, reduce, scan, histogram, gather
 //===----------------------------------------------------------------------===//
+// The shapes of a dot-like op, with Triton's texts: a [.., M, K], b [.., K, N]
+// and c [.., M, N], all 2-D or all 3-D (one batch dimension). The K, M and N
+// extents come from the caller (tt.dot_scaled unpacks fp4 first).
+static LogicalResult verifyDotShapes(Operation *op, RankedTensorType a,
+                                     RankedTensorType b, RankedTensorType c,
+                                     int64_t aK, int64_t bK, int64_t m,
+                                     int64_t n) {
+  int64_t rank = a.getRank();
+  if (rank != 2 && rank != 3)
+    return op->emitOpError("expected operands to be 2d or 3d");
+  if (b.getRank() != rank || c.getRank() != rank)
+    return op->emitOpError("expected all operands to have the same rank");
+  if (aK != bK)
+    return op->emitOpError("expected the last dimension of the first operand "
+                           "to be equal to the "
+                           "second-to-last dimension of the second operand (")
+           << aK << " vs " << bK << ")";
+  if (rank == 3 && (a.getDimSize(0) != c.getDimSize(0) ||
+                    b.getDimSize(0) != c.getDimSize(0)))
+    return op->emitOpError(
+        "expected the first dimension of the first operand to be equal to "
+        "the first dimension of the result");
+  if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n)
+    return op->emitOpError(
+        "expected the output shape to be the concatenation of the last "
+        "dimension of the first operand and the last dimension of the second ");
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto a = cast<RankedTensorType>(getA().getType());
   auto b = cast<RankedTensorType>(getB().getType());
   auto c = cast<RankedTensorType>(getC().getType());
-  int64_t rank = c.getRank();
-  if (rank != 2 && rank != 3)
-    return emitOpError("operands must be 2-D or 3-D (batched)");
-  if (a.getRank() != rank || b.getRank() != rank)
-    return emitOpError("a, b and c must have the same rank");
-  int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1);
-  int64_t kb = b.getDimSize(rank - 2), n = b.getDimSize(rank - 1);
-  if (k != kb)
-    return emitOpError("expected the last dimension of the first operand to be "
-                       "equal to the "
-                       "second-to-last dimension of the second operand (")
-           << k << " vs " << kb << ")";
-  if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n)
-    return emitOpError("accumulator shape must be [M, N] = [") << m << ", " << n << "]";
-  if (rank == 3 && (a.getDimSize(0) != c.getDimSize(0) || b.getDimSize(0) != c.getDimSize(0)))
-    return emitOpError("batch dimensions differ");
+  if (a.getRank() < 2 || b.getRank() < 2)
+    return emitOpError("expected operands to be 2d or 3d");
+  if (failed(verifyDotShapes(
+          *this, a, b, c, a.getShape().back(), b.getDimSize(b.getRank() - 2),
+          a.getDimSize(a.getRank() - 2), b.getShape().back())))
+    return failure();
   Type ae = a.getElementType(), be = b.getElementType(), ce = c.getElementType();
   if (isa<FloatType>(ae) != isa<FloatType>(be))
     return emitOpError("a and b must both be float or both be integer");
@@ -423,6 +442,93 @@ LogicalResult DotOp::verify() {
   if (auto *iface = getLayoutVerifier(c.getEncoding()))
     return iface->verifyDotEncodings(*this, a.getEncoding(), b.getEncoding(), c.getEncoding());
   return success();
+}
+
+// fp4 (e2m1) operands hold two elements per byte, along K when packed so
+// (the default) and along M or N otherwise.
+LogicalResult DotScaledOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (a.getRank() < 2 || b.getRank() < 2)
+    return emitOpError("expected operands to be 2d or 3d");
+  int64_t rank = a.getRank();
+  int64_t aK = a.getDimSize(rank - 1), bK = b.getDimSize(b.getRank() - 2);
+  int64_t m = a.getDimSize(rank - 2), n = b.getShape().back();
+  if (getAElemType() == ScaleDotElemType::E2M1)
+    (getLhsKPack() ? aK : m) *= 2;
+  if (getBElemType() == ScaleDotElemType::E2M1)
+    (getRhsKPack() ? bK : n) *= 2;
+  if (failed(verifyDotShapes(*this, a, b, c, aK, bK, m, n)))
+    return failure();
+  // One scale per block of 32 K elements (16 with e4m3 scales), per row of
+  // a and per column of b.
+  auto checkScale = [&](Value scale, int64_t rows,
+                        StringRef what) -> LogicalResult {
+    if (!scale)
+      return success();
+    auto t = cast<RankedTensorType>(scale.getType());
+    if (t.getRank() != rank)
+      return emitError("scales must have the operands' rank");
+    if (t.getDimSize(rank - 2) != rows)
+      return emitError("scales ")
+             << what << " dimension must match the operand " << what
+             << " dimension";
+    int64_t block = isa<Float8E4M3FNType>(t.getElementType()) ? 16 : 32;
+    if (t.getDimSize(rank - 1) != aK / block)
+      return emitError("scales K dimension must match the operand K divided by "
+                       "the scale factor");
+    return success();
+  };
+  if (failed(checkScale(getAScale(), c.getDimSize(c.getRank() - 2), "M")) ||
+      failed(checkScale(getBScale(), c.getShape().back(), "N")))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// map_elementwise
+//===----------------------------------------------------------------------===//
+LogicalResult MapElementwiseOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError() << "MapElementwiseOp must have at least 1 operand";
+  if (getPack() <= 0 || !llvm::isPowerOf2_32(getPack()))
+    return emitOpError() << "Pack must be a power of 2";
+  return success();
+}
+
+// `pack` scalars of each value, value after value.
+static SmallVector<Type> packedElementTypes(TypeRange types, unsigned pack) {
+  SmallVector<Type> r;
+  for (Type t : types)
+    r.append(pack, getElementTypeOrSelf(t));
+  return r;
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  Region &region = getScalarOp();
+  if (region.empty())
+    return emitOpError() << "region has wrong number of arguments";
+  Block &entry = region.front();
+  unsigned pack = getPack();
+  if (entry.getNumArguments() != getNumOperands() * pack)
+    return emitOpError() << "region has wrong number of arguments";
+  if (SmallVector<Type>(entry.getArgumentTypes()) !=
+      packedElementTypes(getSrcs().getTypes(), pack))
+    return emitError() << "argument types did not match";
+  SmallVector<Type> expectedReturn = packedElementTypes(getResultTypes(), pack);
+  WalkResult walk = region.walk([&](Operation *op) -> WalkResult {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects && effects.hasEffect<MemoryEffects::Write>())
+      return op->emitOpError()
+             << "Stores are not supported inside map_elementwise";
+    if (isa<MapElementwiseReturnOp>(op) &&
+        SmallVector<Type>(op->getOperandTypes()) != expectedReturn)
+      return op->emitError()
+             << "region return does not match map_elementwise result";
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 // Shared by reduce and scan: the region takes 2N scalars (N accumulators,

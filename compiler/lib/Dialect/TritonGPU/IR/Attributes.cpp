@@ -503,25 +503,43 @@ void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
   printer << "}>";
 }
 
+// Triton's rules and texts: the parent is a tensor-core layout (kWidth
+// required for mma.sync and wgmma, only operand A in registers for wgmma)
+// or a blocked layout (the FMA path, no kWidth).
 LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                              unsigned opIdx, Attribute parent, unsigned kWidth) {
   if (opIdx > 1)
-    return emitError() << "dot_op opIdx must be 0 (A) or 1 (B), got " << opIdx;
-  if (!isDistributedEncoding(parent) || isa<DotOperandEncodingAttr, SliceEncodingAttr>(parent))
-    return emitError() << "dot_op parent must be a blocked, nvidia_mma or linear layout, got "
-                       << parent;
+    return emitError() << "ttg.dot_op opIdx parameter can be 0 or 1, got: "
+                       << opIdx;
+  if (!parent)
+    return emitError() << "ttg.dot_op parent parameter cannot be null";
   if (kWidth && !llvm::isPowerOf2_32(kWidth))
-    return emitError() << "dot_op kWidth must be a power of two, got " << kWidth;
+    return emitError() << "ttg.dot_op kWidth must be a power of two, got "
+                       << kWidth;
   if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent)) {
-    if (kWidth == 0)
-      return emitError() << "dot_op with an nvidia_mma parent needs kWidth";
-    if (mma.isHopper() && opIdx != 0)
-      return emitError() << "with an nvidia_mma v3 parent only operand A (opIdx = 0) can be in "
-                            "registers";
-  } else if (isa<BlockedEncodingAttr>(parent) && kWidth != 0) {
-    return emitError() << "dot_op with a blocked parent (FMA path) takes no kWidth";
+    bool tensorCore = mma.isAmpere() || mma.isHopper();
+    if (kWidth != 0 && !tensorCore)
+      return emitError() << "ttg.dot_op kWidth parameter can only be non-zero "
+                            "for Ampere or Hopper MMA parent";
+    if (kWidth == 0 && tensorCore)
+      return emitError() << "ttg.dot_op kWidth parameter is mandatory for "
+                            "Ampere or Hopper MMA "
+                            "parent";
+    if (opIdx != 0 && mma.isHopper())
+      return emitError()
+             << "ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, "
+                "since "
+                "Hopper WGMMA only allows first operand to be in registers";
+    return success();
   }
-  return success();
+  if (isa<BlockedEncodingAttr>(parent)) {
+    if (kWidth != 0)
+      return emitError() << "ttg.dot_op kWidth parameter is not supported when "
+                            "the parent is a "
+                            "blocked layout";
+    return success();
+  }
+  return emitError() << "ttg.dot_op unexpected parent layout: " << parent;
 }
 
 LogicalResult DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,

@@ -337,34 +337,88 @@ static LogicalResult verifySameBuffer(Operation *op, MemDescType src, MemDescTyp
   return success();
 }
 
+// Checks and texts in Triton's order: memdesc_index drops the leading
+// dimension of a whole allocation (not of a view) and gives a whole buffer.
 LogicalResult MemDescIndexOp::verify() {
   auto src = cast<MemDescType>(getSrc().getType());
   auto dst = cast<MemDescType>(getType());
-  if (failed(verifySameBuffer(*this, src, dst)))
-    return failure();
-  if (src.getRank() < 2)
-    return emitOpError("source must have rank >= 2");
-  if (dst.getShape() != src.getShape().drop_front())
-    return emitOpError("result shape must be the source shape without its first dimension");
-  return success();
+  if (src.getElementType() != dst.getElementType())
+    return emitError("result element type must match desc element type");
+  if (src.getRank() != dst.getRank() + 1)
+    return emitError("result rank must be input rank - 1");
+  if (src.getAllocShape().size() != static_cast<size_t>(src.getRank()))
+    return emitError("We don't allow taking memdesc_index of a memdesc_index");
+  if (src.getShape().take_back(dst.getRank()) != dst.getShape())
+    return emitError("result shape must equal to srcShape[1:]");
+  if (src.getAllocShape() != src.getShape())
+    return emitError("We don't support memdesc_index of a subview");
+  if (static_cast<bool>(src.getEncoding()) !=
+      static_cast<bool>(dst.getEncoding()))
+    return emitError("src and result must both have or not have an encoding");
+  if (dst.getAllocShape() != dst.getShape())
+    return emitError("alloc shape must match shape for both result and src");
+  return verifySameBuffer(*this, src, dst);
 }
 
+// Triton's rules and texts: a tile of the source at offsets that are
+// multiples of its size, split only in dimensions whose tile steps move whole
+// swizzle patterns (each step is one offset bit of the shared layout).
 LogicalResult MemDescSubsliceOp::verify() {
   auto src = cast<MemDescType>(getSrc().getType());
   auto dst = cast<MemDescType>(getType());
+  if (src.getElementType() != dst.getElementType())
+    return emitError("result element type must match desc element type");
+  ArrayRef<int32_t> offsets = getOffsets();
+  if (offsets.size() != static_cast<size_t>(src.getRank()))
+    return emitError("offsets must have the same rank as input");
+  if (src.getRank() != dst.getRank())
+    return emitError("result rank must equal to input rank");
+  if (static_cast<bool>(src.getEncoding()) !=
+      static_cast<bool>(dst.getEncoding()))
+    return emitError("src and result must both have or not have an encoding");
   if (failed(verifySameBuffer(*this, src, dst)))
     return failure();
-  ArrayRef<int32_t> offsets = getOffsets();
-  if (offsets.size() != static_cast<size_t>(src.getRank()) || dst.getRank() != src.getRank())
-    return emitOpError("offsets, source and result must have the same rank");
+  SmallVector<int64_t> splitDims;
   for (int64_t d = 0; d < src.getRank(); ++d) {
+    if (src.getDimSize(d) != dst.getDimSize(d))
+      splitDims.push_back(d);
+    else if (offsets[d] != 0)
+      return emitError(
+          "A non zero offset found in a dimension that is not being split");
+  }
+  for (int64_t d : splitDims)
+    if (offsets[d] & (dst.getDimSize(d) - 1))
+      return emitError("The split offset may not touch the tile");
+  for (int64_t d = 0; d < src.getRank(); ++d)
     if (offsets[d] < 0 || offsets[d] + dst.getDimSize(d) > src.getDimSize(d))
       return emitOpError("slice [") << offsets[d] << ", " << offsets[d] + dst.getDimSize(d)
                                     << ") is outside dimension " << d << " of size "
                                     << src.getDimSize(d);
-    if (dst.getDimSize(d) && offsets[d] % dst.getDimSize(d) != 0)
-      return emitOpError("offset ") << offsets[d] << " must be a multiple of the slice size "
-                                    << dst.getDimSize(d);
+  if (splitDims.empty() || !src.getEncoding())
+    return success();
+  llvm::Expected<tgpu::layout::LinearLayout> ll =
+      tgpu::layout::toLinearLayout(src.getShape(), src.getEncoding());
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return success(); // the type's own verifier reports the layout
+  }
+  if (ll->getInDimSize("block") != 1)
+    return emitError("non-trivial block dimension not supported");
+  llvm::Expected<tgpu::layout::LinearLayout> inverse = ll->invert();
+  if (!inverse) {
+    llvm::consumeError(inverse.takeError());
+    return success();
+  }
+  for (int64_t d : splitDims) {
+    for (int64_t step = dst.getDimSize(d); step < src.getDimSize(d);
+         step *= 2) {
+      SmallVector<int32_t> coords(src.getRank(), 0);
+      coords[d] = static_cast<int32_t>(step);
+      uint64_t word = inverse->applyFlat(ll->packOut(coords));
+      if (!llvm::isPowerOf2_64(word))
+        return emitError(
+            "We don't support splitting along the swizzling pattern");
+    }
   }
   return success();
 }

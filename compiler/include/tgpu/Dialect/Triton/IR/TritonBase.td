@@ -162,6 +162,18 @@ def TT_InputPrecisionAttr : TT_I32Enum<"InputPrecision", [
   }];
 }
 
+def TT_ScaleDotElemTypeAttr : TT_I32Enum<"ScaleDotElemType", [
+  I32EnumAttrCase<"E4M3", 0, "e4m3">, I32EnumAttrCase<"E5M2", 1, "e5m2">,
+  I32EnumAttrCase<"E2M3", 2, "e2m3">, I32EnumAttrCase<"E3M2", 3, "e3m2">,
+  I32EnumAttrCase<"E2M1", 4, "e2m1">, I32EnumAttrCase<"BF16", 5, "bf16">,
+  I32EnumAttrCase<"FP16", 6, "fp16">]> {
+  let description = [{
+    The element format of a `tt.dot_scaled` operand: the OCP microscaling
+    formats (fp8 e4m3 / e5m2, fp6 e2m3 / e3m2, fp4 e2m1, the last three
+    held as bytes, fp4 two per byte) or plain bf16 / fp16.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

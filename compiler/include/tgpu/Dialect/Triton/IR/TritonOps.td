@@ -797,6 +797,48 @@ def TT_DotOp : TT_Op<"dot", [Pure,
   let hasVerifier = 1;
 }
 
+def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
+    TypesMatchWith<"result's type matches accumulator's type", "d", "c", "$_self">]> {
+  let summary = "matrix product of microscaled operands, d = scale(a) * scale(b) + c";
+  let description = [{
+    A `tt.dot` whose operands are in the OCP microscaling (MX) formats:
+    `a_elem_type` / `b_elem_type` name each operand's format, and the
+    optional `a_scale` / `b_scale` hold one scale per block of 32 (16 for
+    e4m3 scales) consecutive K elements, per row of `a` ([M, K/32]) and per
+    column of `b` ([N, K/32]). fp4 (`e2m1`) operands are bytes holding two
+    elements, packed along K (`lhs_k_pack` / `rhs_k_pack`, default true) or
+    along M / N, so their K (or M, N) extent in the tensor type is half the
+    logical one. `fastMath` lets the lowering skip NaN handling of scales.
+
+    Verified (Triton's rules and texts): 2-D or batched 3-D shapes that
+    match after unpacking fp4, and scale shapes that match M, N and K over
+    the scale block.
+
+    Read and verified; tgpu has no lowering for it (tgpu-compile reports
+    it), and the CPU oracle does not run it.
+
+    ```mlir
+    tt.func @f(%a: tensor<128x64xi8>, %sa: tensor<128x4xi8>, %b: tensor<128x64xf8E4M3FN>, %c: tensor<128x64xf32>) {
+      %d = tt.dot_scaled %a scale %sa, %b, %c lhs = e2m1 rhs = e4m3 {fastMath = false} : tensor<128x64xi8>, tensor<128x4xi8> * tensor<128x64xf8E4M3FN> -> tensor<128x64xf32>
+      tt.return
+    }
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[TT_Float, I8]>:$a, RankedTensorOf<[TT_Float, I8]>:$b,
+      TT_FloatTensor:$c, Optional<RankedTensorOf<[TT_Float, I8]>>:$a_scale,
+      Optional<RankedTensorOf<[TT_Float, I8]>>:$b_scale,
+      TT_ScaleDotElemTypeAttr:$a_elem_type, TT_ScaleDotElemTypeAttr:$b_elem_type,
+      BoolAttr:$fastMath, DefaultValuedAttr<BoolAttr, "true">:$lhs_k_pack,
+      DefaultValuedAttr<BoolAttr, "true">:$rhs_k_pack);
+  let results = (outs TT_FloatTensor:$d);
+  let assemblyFormat = [{
+    $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c
+    `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
+    `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
 def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock, SameOperandsShape,
     TT_SameOperandsEncoding]> {
   let summary = "reduce tensors along `axis` with the combine region";
@@ -948,6 +990,50 @@ def TT_GatherOp : TT_Op<"gather", [Pure]> {
 //===----------------------------------------------------------------------===//
 // External code, debugging
 //===----------------------------------------------------------------------===//
+def TT_MapElementwiseOp : TT_Op<"map_elementwise", [TT_SameOperandsAndResultEncoding,
+    SameOperandsAndResultShape, RecursiveMemoryEffects]> {
+  let summary = "apply a scalar region to the elements of tensors";
+  let description = [{
+    Runs the region once per group of `pack` consecutive elements (a power
+    of two): its arguments are `pack` elements of the first operand, then
+    `pack` of the second, and so on; `tt.map_elementwise.return` yields
+    `pack` elements of each result in the same way. All operands and
+    results have one shape and encoding. The region may not write memory
+    (a masked-off element would be written too).
+
+    Verified with Triton's rules and texts (argument count and types,
+    returned types, no stores). Printed in the generic form, as Triton
+    does. Not lowered by tgpu and not run by the CPU oracle.
+
+    ```mlir
+    tt.func @f(%x: tensor<64xi32>) {
+      %y = "tt.map_elementwise"(%x) <{pack = 1 : i32}> ({
+      ^bb0(%e: i32):
+        %d = arith.addi %e, %e : i32
+        tt.map_elementwise.return %d : i32
+      }) : (tensor<64xi32>) -> tensor<64xi32>
+      tt.return
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region AnyRegion:$scalarOp);
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return", [
+    HasParent<"MapElementwiseOp">, Pure, Terminator, ReturnLike]> {
+  let summary = "the elements a tt.map_elementwise region yields";
+  let description = [{
+    Ends a `tt.map_elementwise` region with `pack` scalars per result.
+    See `tt.map_elementwise` for an example.
+  }];
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
 def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise,
     TT_SameOperandsAndResultEncoding, SameVariadicOperandSize,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
