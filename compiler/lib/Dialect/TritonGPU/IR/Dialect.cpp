@@ -4,6 +4,7 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -71,6 +72,21 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
     return AliasResult::FinalAlias;
   }
 };
+// ttg ops move with the code of a tt.call that is inlined, and calls inside
+// their regions (e.g. a warp_specialize partition) may be inlined, as in
+// Triton; the callee's tt.return is the tt dialect's to handle.
+struct TritonGPUInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
 } // namespace
 
 void TritonGPUDialect::initialize() {
@@ -80,7 +96,8 @@ void TritonGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.cpp.inc"
       >();
-  addInterfaces<TritonGPULayoutVerifier, TritonGPUOpAsmInterface>();
+  addInterfaces<TritonGPULayoutVerifier, TritonGPUOpAsmInterface,
+                TritonGPUInlinerInterface>();
 }
 
 void TritonGPUDialect::registerTypes() {
@@ -202,6 +219,23 @@ static int64_t product(ArrayRef<unsigned> values) {
   return p;
 }
 
+// The warps of the warp_specialize partition `region` is, if it is one. Read
+// without the op's accessors: the module's layout check runs before the ops
+// inside it are verified.
+static std::optional<int> partitionNumWarps(Region *region) {
+  Operation *holder = region->getParentOp();
+  if (!isa_and_nonnull<WarpSpecializePartitionsOp>(holder) ||
+      !holder->getParentOp())
+    return std::nullopt;
+  auto counts = holder->getParentOp()->getAttrOfType<DenseI32ArrayAttr>(
+      "partitionNumWarps");
+  unsigned index = region->getRegionNumber();
+  if (!isa<WarpSpecializeOp>(holder->getParentOp()) || !counts ||
+      index >= counts.size())
+    return std::nullopt;
+  return counts[index];
+}
+
 // Checks one encoding against the module's warp/thread/CTA counts.
 static LogicalResult checkAgainstModule(Operation *where, Attribute enc,
                                         std::optional<int64_t> numWarps,
@@ -283,21 +317,46 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op, NamedAtt
   std::optional<int64_t> numWarps = getModuleInt(op, getNumWarpsAttrName());
   std::optional<int64_t> threadsPerWarp = getModuleInt(op, getThreadsPerWarpAttrName());
   std::optional<int64_t> numCTAs = getModuleInt(op, getNumCTAsAttrName());
-  auto checkType = [&](Operation *where, Type type) -> LogicalResult {
+  // The warp count a layout must have depends on where it is used: a
+  // function may state its own ttg.num-warps, and a warp_specialize
+  // partition runs on its own number of warps.
+  auto checkType = [&](Operation *where, Type type,
+                       std::optional<int64_t> warps) -> LogicalResult {
     if (auto tensor = dyn_cast<RankedTensorType>(type))
       if (tensor.getEncoding())
-        return checkAgainstModule(where, tensor.getEncoding(), numWarps, threadsPerWarp, numCTAs);
+        return checkAgainstModule(where, tensor.getEncoding(), warps,
+                                  threadsPerWarp, numCTAs);
     return success();
   };
+  auto warpsAt = [&](Operation *inner) -> std::optional<int64_t> {
+    if (std::optional<int> n = maybeLookupNumWarps(inner))
+      return *n;
+    return numWarps;
+  };
   WalkResult result = op->walk([&](Operation *inner) {
+    std::optional<int64_t> warps = warpsAt(inner);
     for (Type t : inner->getResultTypes())
-      if (failed(checkType(inner, t)))
+      if (failed(checkType(inner, t, warps)))
         return WalkResult::interrupt();
-    for (Region &region : inner->getRegions())
+    // A partition's arguments are the captures: checked with the warps of
+    // where they are defined, and, as Triton does, where a tt/ttg/ttng op
+    // in the partition uses them.
+    Dialect *dialect = inner->getDialect();
+    if (dialect &&
+        llvm::is_contained({"tt", "ttg", "ttng"}, dialect->getNamespace()))
+      for (Value operand : inner->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand))
+          if (partitionNumWarps(arg.getOwner()->getParent()) &&
+              failed(checkType(inner, arg.getType(), warps)))
+            return WalkResult::interrupt();
+    for (Region &region : inner->getRegions()) {
+      if (partitionNumWarps(&region))
+        continue;
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (failed(checkType(inner, arg.getType())))
+          if (failed(checkType(inner, arg.getType(), warps)))
             return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -310,8 +369,19 @@ static int lookupIntAttr(Operation *op, StringRef name, int fallback) {
   return fallback;
 }
 
+std::optional<int> mlir::triton::gpu::maybeLookupNumWarps(Operation *op) {
+  for (; op; op = op->getParentOp()) {
+    if (auto attr = op->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      return int(attr.getInt());
+    if (Region *region = op->getParentRegion())
+      if (std::optional<int> n = partitionNumWarps(region))
+        return n;
+  }
+  return std::nullopt;
+}
+
 int mlir::triton::gpu::lookupNumWarps(Operation *op) {
-  return lookupIntAttr(op, "ttg.num-warps", 4);
+  return maybeLookupNumWarps(op).value_or(4);
 }
 
 int mlir::triton::gpu::lookupThreadsPerWarp(Operation *op) {
