@@ -1,5 +1,6 @@
 #include "tgpu/Pipeline/Compiler.h"
 
+#include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/InitAllDialects.h"
@@ -412,6 +413,13 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
 
   if (kind == InputKind::LlvmMlir && options.emit == EmitKind::Ttgir)
     return fail("cannot emit ttgir from an LLVM-dialect input");
+  // Ops tgpu reads but cannot compile stop here, before any pass meets them
+  // (a TTGIR input printed back as TTGIR runs no pass).
+  bool runsPasses =
+      kind == InputKind::Ttir ||
+      (kind == InputKind::Ttgir && options.emit != EmitKind::Ttgir);
+  if (runsPasses && failed(checkOpsSupported(*module)))
+    return fail(bufferName + " uses an op tgpu cannot compile yet");
 
   if (kind == InputKind::Ttir) {
     if (failed(self.ttirToTtgir->run(*module)))

@@ -49,6 +49,8 @@ class AllocateSharedMemory
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(mlir::tgpu::checkOpsSupported(module)))
+      return signalPassFailure();
     int64_t total = 0;
     for (auto func : module.getOps<tt::FuncOp>()) {
       auto allocation = mlir::tgpu::SharedMemoryAllocation::compute(

@@ -7,6 +7,7 @@
 #include "tgpu/Analysis/Allocation.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -26,6 +27,24 @@ namespace mlir::tgpu {
 } // namespace mlir::tgpu
 
 using namespace mlir;
+
+LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
+  namespace ttg = triton::gpu;
+  // Pre-order, so that a ttg.warp_specialize is reported, not its insides.
+  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (!isa<ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp,
+             ttg::WarpYieldOp, ttg::WarpReturnOp, ttg::MemDescReinterpretOp,
+             ttg::GlobalScratchAllocOp, ttg::WarpIdOp, ttg::LocalBarrierOp,
+             ttg::Fp4ToFpOp, ttg::PredicateStageOp, ttg::MaskOp,
+             ttg::MaskReturnOp>(op))
+      return WalkResult::advance();
+    op->emitOpError(
+        "is not supported yet: tgpu reads and verifies it but has no "
+        "lowering to LLVM for it");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
 
 namespace {
 
@@ -93,6 +112,8 @@ public:
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
 
+    if (failed(mlir::tgpu::checkOpsSupported(module)))
+      return signalPassFailure();
     mlir::tgpu::LoweringInfo info;
     info.numWarps = triton::gpu::lookupNumWarps(module);
     info.threadsPerWarp = triton::gpu::lookupThreadsPerWarp(module);

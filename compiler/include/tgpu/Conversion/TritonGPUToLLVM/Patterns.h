@@ -33,6 +33,12 @@ void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 // Fails, with a diagnostic, on a math op that has no GPU lowering.
 LogicalResult checkMathOpsLowerable(ModuleOp module);
+// Fails, with a located "not supported yet" diagnostic, on the first op tgpu
+// reads and verifies but does not compile (warp specialization, the
+// pipeliner's ops, ...). The lowering and the passes before it (shared
+// memory allocation, barriers) call it first, and so does tgpu::Compiler
+// before any pass, so none of them meets such an op.
+LogicalResult checkOpsSupported(ModuleOp module);
 
 // The external llvm.func `name` of `type`, declared at the top of `op`'s
 // module on first use; failure, diagnosed at `op`, when the module has a

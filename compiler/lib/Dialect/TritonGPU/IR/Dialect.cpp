@@ -5,6 +5,7 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
@@ -144,6 +145,21 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
     return AliasResult::FinalAlias;
   }
 };
+// ttg ops move with the code of a tt.call that is inlined, and calls inside
+// their regions (e.g. a warp_specialize partition) may be inlined, as in
+// Triton; the callee's tt.return is the tt dialect's to handle.
+struct TritonGPUInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
 } // namespace
 
 void TritonGPUDialect::initialize() {
@@ -153,7 +169,8 @@ void TritonGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.cpp.inc"
       >();
-  addInterfaces<TritonGPULayoutVerifier, TritonGPUOpAsmInterface>();
+  addInterfaces<TritonGPULayoutVerifier, TritonGPUOpAsmInterface,
+                TritonGPUInlinerInterface>();
 }
 
 void TritonGPUDialect::registerTypes() {
@@ -268,10 +285,27 @@ static std::optional<int64_t> getModuleInt(Operation *module, StringRef name) {
   return std::nullopt;
 }
 
+// The warps of the warp_specialize partition `region` is, if it is one. Read
+// without the op's accessors: the module's layout check runs before the ops
+// inside it are verified.
+static std::optional<int> partitionNumWarps(Region *region) {
+  Operation *holder = region->getParentOp();
+  if (!isa_and_nonnull<WarpSpecializePartitionsOp>(holder) ||
+      !holder->getParentOp())
+    return std::nullopt;
+  auto counts = holder->getParentOp()->getAttrOfType<DenseI32ArrayAttr>(
+      "partitionNumWarps");
+  unsigned index = region->getRegionNumber();
+  if (!isa<WarpSpecializeOp>(holder->getParentOp()) || !counts ||
+      index >= counts.size())
+    return std::nullopt;
+  return counts[index];
+}
+
 // Checks the layout of one tensor type against the counts of its context,
 // with Triton's messages: the numbers of lanes, warps and CTAs of the
 // tensor's linear layout must be the module's (the warps those of the
-// innermost op that sets ttg.num-warps).
+// innermost function or warp_specialize partition that sets them).
 static LogicalResult checkAgainstModule(Operation *where,
                                         RankedTensorType tensor,
                                         int64_t numWarps,
@@ -346,24 +380,49 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op, NamedAtt
   // with the module's warp, thread and CTA counts.
   if (name != getNumWarpsAttrName() || !isa<ModuleOp>(op))
     return success();
+  std::optional<int64_t> numWarps = getModuleInt(op, getNumWarpsAttrName());
   std::optional<int64_t> threadsPerWarp = getModuleInt(op, getThreadsPerWarpAttrName());
   std::optional<int64_t> numCTAs = getModuleInt(op, getNumCTAsAttrName());
-  auto checkType = [&](Operation *where, Type type) -> LogicalResult {
+  // The warp count a layout must have depends on where it is used: a
+  // function may state its own ttg.num-warps, and a warp_specialize
+  // partition runs on its own number of warps.
+  auto checkType = [&](Operation *where, Type type,
+                       std::optional<int64_t> warps) -> LogicalResult {
     if (auto tensor = dyn_cast<RankedTensorType>(type))
       if (tensor.getEncoding())
-        return checkAgainstModule(where, tensor, lookupNumWarps(where),
+        return checkAgainstModule(where, tensor, warps.value_or(4),
                                   threadsPerWarp, numCTAs);
     return success();
   };
+  auto warpsAt = [&](Operation *inner) -> std::optional<int64_t> {
+    if (std::optional<int> n = maybeLookupNumWarps(inner))
+      return *n;
+    return numWarps;
+  };
   WalkResult result = op->walk([&](Operation *inner) {
+    std::optional<int64_t> warps = warpsAt(inner);
     for (Type t : inner->getResultTypes())
-      if (failed(checkType(inner, t)))
+      if (failed(checkType(inner, t, warps)))
         return WalkResult::interrupt();
-    for (Region &region : inner->getRegions())
+    // A partition's arguments are the captures: checked with the warps of
+    // where they are defined, and, as Triton does, where a tt/ttg/ttng op
+    // in the partition uses them.
+    Dialect *dialect = inner->getDialect();
+    if (dialect &&
+        llvm::is_contained({"tt", "ttg", "ttng"}, dialect->getNamespace()))
+      for (Value operand : inner->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand))
+          if (partitionNumWarps(arg.getOwner()->getParent()) &&
+              failed(checkType(inner, arg.getType(), warps)))
+            return WalkResult::interrupt();
+    for (Region &region : inner->getRegions()) {
+      if (partitionNumWarps(&region))
+        continue;
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (failed(checkType(inner, arg.getType())))
+          if (failed(checkType(inner, arg.getType(), warps)))
             return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -376,8 +435,19 @@ static int lookupIntAttr(Operation *op, StringRef name, int fallback) {
   return fallback;
 }
 
+std::optional<int> mlir::triton::gpu::maybeLookupNumWarps(Operation *op) {
+  for (; op; op = op->getParentOp()) {
+    if (auto attr = op->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      return int(attr.getInt());
+    if (Region *region = op->getParentRegion())
+      if (std::optional<int> n = partitionNumWarps(region))
+        return n;
+  }
+  return std::nullopt;
+}
+
 int mlir::triton::gpu::lookupNumWarps(Operation *op) {
-  return lookupIntAttr(op, "ttg.num-warps", 4);
+  return maybeLookupNumWarps(op).value_or(4);
 }
 
 int mlir::triton::gpu::lookupThreadsPerWarp(Operation *op) {

@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
 #include <memory>
@@ -39,8 +41,11 @@ Attribute getRootEncoding(Attribute enc);
 
 // The launch parameters an op runs with: the nearest enclosing op's
 // ttg.num-warps / ttg.threads-per-warp (the module's, for whole kernels);
-// 4 and 32 when none says.
+// 4 and 32 when none says. Inside a ttg.warp_specialize partition, the
+// number of warps is the partition's.
 int lookupNumWarps(Operation *op);
+// As lookupNumWarps, without the default: nullopt when nothing says.
+std::optional<int> maybeLookupNumWarps(Operation *op);
 int lookupThreadsPerWarp(Operation *op);
 
 // The layout of tt.split's results from a blocked source whose threads each

@@ -5,6 +5,7 @@
 include "tgpu/Dialect/TritonGPU/IR/TritonGPUBase.td"
 include "tgpu/Dialect/Triton/IR/TritonBase.td"
 include "tgpu/Dialect/TritonGPU/IR/TritonGPUEnums.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def SharedMemory : Resource<"::mlir::triton::gpu::SharedMemory">;
@@ -366,6 +367,298 @@ def TTG_BarrierOp : TTG_Op<"barrier", [
   let arguments = (ins TTG_AddrSpace:$addrSpace);
   let assemblyFormat = "custom<AddrSpace>($addrSpace) attr-dict";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops tgpu reads, verifies and prints as Triton 3.6 does but does not lower
+// (tgpu-compile reports them as not supported yet): views and scratch
+// buffers, warp specialization, the pipeliner's helpers.
+//===----------------------------------------------------------------------===//
+
+def TTG_MemDescReinterpretOp : TTG_Op<"memdesc_reinterpret", [Pure]> {
+  let summary = "view a buffer's bytes with another shape and element type";
+  let description = [{
+    The same bytes as the source buffer, seen with the result's shape,
+    element type and layout. A memdesc has no strides, so this only means
+    something for a buffer whose bytes are contiguous; as in Triton, the
+    verifier does not check that, nor the sizes. Folds to its source when
+    both types are the same.
+
+    ```mlir
+    #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+    #shared3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
+    #smem = #ttg.shared_memory
+    tt.func @f(%buf: !ttg.memdesc<4x1024xi64, #shared, #smem, mutable>) {
+      %words = ttg.memdesc_reinterpret %buf : !ttg.memdesc<4x1024xi64, #shared, #smem, mutable> -> !ttg.memdesc<4x32x64xi32, #shared3, #smem, mutable>
+      tt.return
+    }
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$src);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasFolder = 1;
+}
+
+def TTG_PredicateStageOp : TTG_Op<"predicate_stage", [Pure, AllTypesMatch<["iv", "ub", "step"]>]> {
+  let summary = "whether a pipelined loop iteration runs a given stage";
+  let description = [{
+    The software pipeliner's predicate for stage `stage` of a loop split
+    into `maxStage` + 1 stages, at induction value `iv` of a loop with
+    upper bound `ub` and step `step` (one integer or index type for the
+    three). Triton's pipeliner lowers it into compares before the loop
+    reaches the back end; tgpu has no pipeliner and only reads it.
+
+    ```mlir
+    tt.func @f(%iv: i32, %ub: i32, %step: i32) -> i1 {
+      %p = ttg.predicate_stage %iv, %ub, %step maxStage 2 stage 0 : i32 -> i1
+      tt.return %p : i1
+    }
+    ```
+  }];
+  let arguments = (ins AnySignlessIntegerOrIndex:$iv, AnySignlessIntegerOrIndex:$ub,
+                       AnySignlessIntegerOrIndex:$step, I32Attr:$maxStage, I32Attr:$stage);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$iv `,` $ub `,` $step `maxStage` $maxStage `stage` $stage attr-dict `:` type($iv) `->` type($result)";
+}
+
+def TTG_MaskOp : TTG_Op<"mask", [SingleBlock]> {
+  let summary = "ops that run only when a predicate holds (pipeliner)";
+  let description = [{
+    The software pipeliner wraps the ops of a stage that may run past the
+    loop's end in this op: its one-block region runs when `pred` is true,
+    and `ttg.mask.return` hands its values out as the op's results. It has
+    no custom syntax (Triton prints it in the generic form) and declares
+    no memory effects, so passes treat it as touching anything.
+
+    ```mlir
+    tt.func @f(%pred: i1, %x: i32) -> i32 {
+      %r = "ttg.mask"(%pred) ({
+        %y = arith.addi %x, %x : i32
+        ttg.mask.return %y : i32
+      }) : (i1) -> i32
+      tt.return %r : i32
+    }
+    ```
+  }];
+  let arguments = (ins I1:$pred);
+  let results = (outs Variadic<AnyType>:$result);
+  let regions = (region SizedRegion<1>:$region);
+}
+
+def TTG_MaskReturnOp : TTG_Op<"mask.return", [HasParent<"MaskOp">, Pure, Terminator, ReturnLike]> {
+  let summary = "the values a `ttg.mask` region hands out";
+  let description = [{
+    Ends the region of `ttg.mask`; its operands become the mask's results.
+    Printed as Triton prints it when it has operands; without any, the
+    colon is left out (Triton prints a lone `:` that no parser reads
+    back). See `ttg.mask` for an example.
+  }];
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict (`:` type($result)^)?";
+}
+
+def TTG_Fp4ToFpOp : TTG_Op<"fp4_to_fp", [Pure]> {
+  let summary = "unpack e2m1 (fp4) pairs held in i8s into f16 or bf16";
+  let description = [{
+    Each i8 of the source holds two fp4 (e2m1) values, the first in its
+    low four bits; the result has both, converted to f16 or bf16, so it
+    is twice as long along `axis` (element `2i` from the low nibble of
+    source element `i`, `2i + 1` from the high one).
+
+    Verified: the result's element type is f16 or bf16; source and result
+    have one rank; `axis` is a dimension; the result is twice the source
+    along `axis` and equal elsewhere; both have an encoding or neither.
+    With encodings, the source's layout must be the result's with the
+    pair split off: Triton's rule is checked on the LinearLayouts (a
+    blocked or dot operand result whose register order puts dimension 0
+    at position `axis` halves `sizePerThread[axis]` or `kWidth`; any other
+    drops the register basis that steps 1 along `axis` and halves the
+    other bases' `axis` coordinates).
+
+    ```mlir
+    #src = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+    #dst = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+    tt.func @f(%packed: tensor<64x32xi8, #src>) {
+      %x = ttg.fp4_to_fp %packed {axis = 1 : i32} : tensor<64x32xi8, #src> -> tensor<64x64xf16, #dst>
+      tt.return
+    }
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[I8]>:$src, I32Attr:$axis);
+  let results = (outs TT_FloatTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc"> {
+  let summary = "a global-memory buffer private to the program";
+  let description = [{
+    A pointer to `nbytes` bytes of global memory, aligned to `alignment`,
+    that only this program instance uses (Triton carves it out of a
+    per-launch scratch buffer and records the offset as
+    `ttg.global_scratch_memory_offset`). Not verified further, as in
+    Triton.
+
+    ```mlir
+    tt.func @f() {
+      %p = ttg.global_scratch_alloc {alignment = 8 : i32, nbytes = 100 : i32} : !tt.ptr<i8>
+      tt.return
+    }
+    ```
+  }];
+  let arguments = (ins I32Attr:$nbytes, I32Attr:$alignment);
+  let results = (outs Res<TT_Ptr, "", [MemAlloc<TTG_GlobalMemory>]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [
+    RecursiveMemoryEffects, RecursivelySpeculatable,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>]> {
+  let summary = "run different code on different groups of warps at once";
+  let description = [{
+    The warps that reach the op run the `default` region, which may use
+    values from above and whose `ttg.warp_yield` gives the op's results.
+    At the same time, one extra group of warps per partition runs that
+    partition's region: `partitionN(...) num_warps(W)` with W a power of
+    two. Partitions are isolated from above (their layouts count W warps,
+    not the kernel's): they see only the explicit captures, the op's
+    operands, as block arguments of the same types, and end with
+    `ttg.warp_return`. Everything joins at the end of the op. MLIR has no
+    op with some isolated regions, so the partitions sit in a
+    `ttg.warp_specialize.partitions` op, the only op of the second region.
+
+    Optional attributes: `warpGroupStartIds` (the first warp of each
+    partition), `requestedRegisters` and `actualRegisters` (register
+    budgets), set by Triton's later passes.
+
+    Verified (Triton's rules): the second region holds the partitions op;
+    as many partitions as `partitionNumWarps` entries, each a power of
+    two; `warpGroupStartIds`, when given, has one entry per partition;
+    each partition has one argument per capture, of its type; the op is
+    not nested in another `ttg.warp_specialize`; where the kernel states
+    `ttg.num-warps`, it is a multiple of 4. Inside a partition,
+    `ttg.num-warps` is the partition's count: layouts there are checked
+    against it.
+
+    The canonicalizer drops results nobody uses and captures no partition
+    uses, and merges duplicate captures. tgpu does not lower the op.
+
+    ```mlir
+    tt.func @f(%a: i32, %b: i64) -> i64 {
+      %r = ttg.warp_specialize(%a)
+      default {
+        ttg.warp_yield %b : i64
+      }
+      partition0(%x: i32) num_warps(4) {
+        %y = arith.addi %x, %x : i32
+        ttg.warp_return
+      }
+      partition1(%x: i32) num_warps(1) {
+        ttg.warp_return
+      } : (i32) -> i64
+      tt.return %r : i64
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<AnyType>:$explicitCaptures,
+    DenseI32ArrayAttr:$partitionNumWarps,
+    OptionalAttr<DenseI32ArrayAttr>:$warpGroupStartIds,
+    OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
+    OptionalAttr<DenseI32ArrayAttr>:$actualRegisters);
+  let results = (outs Variadic<AnyType>:$defaultPassthrough);
+  let regions = (region MinSizedRegion<1>:$defaultRegion, SizedRegion<1>:$partitionOpHolder);
+  let extraClassDeclaration = [{
+    // The partition regions, held by the ttg.warp_specialize.partitions op;
+    // empty when the second region does not hold one (invalid IR).
+    ::mlir::RegionRange getPartitionRegions();
+    // The partitions op, or null in IR the verifier rejects.
+    ::mlir::Operation *getPartitionsOp();
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
+}
+
+def TTG_WarpSpecializePartitionsOp : TTG_Op<"warp_specialize.partitions", [
+    IsolatedFromAbove, RecursiveMemoryEffects, RecursivelySpeculatable, Terminator,
+    HasParent<"WarpSpecializeOp">]> {
+  let summary = "holds the isolated partition regions of `ttg.warp_specialize`";
+  let description = [{
+    The only op of `ttg.warp_specialize`'s second region; its regions are
+    the partitions (at least one block each). It is printed as part of
+    `ttg.warp_specialize`; see there for an example.
+  }];
+  let regions = (region VariadicRegion<MinSizedRegion<1>>:$partitionRegions);
+}
+
+def TTG_WarpYieldOp : TTG_Op<"warp_yield", [
+    Pure, Terminator, ReturnLike, HasParent<"WarpSpecializeOp">]> {
+  let summary = "ends the default region of `ttg.warp_specialize`";
+  let description = [{
+    Its operands become the results of the enclosing `ttg.warp_specialize`.
+    Verified: one operand per result, of the result's type.
+
+    ```mlir
+    tt.func @f(%a: i32, %b: f32) -> (i32, f32) {
+      %r:2 = ttg.warp_specialize()
+      default {
+        ttg.warp_yield %a, %b : i32, f32
+      } : () -> (i32, f32)
+      tt.return %r#0, %r#1 : i32, f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^)? attr-dict (`:` type($values)^)?";
+  let hasVerifier = 1;
+}
+
+def TTG_WarpReturnOp : TTG_Op<"warp_return", [
+    Pure, Terminator, ReturnLike, HasParent<"WarpSpecializePartitionsOp">]> {
+  let summary = "ends a partition region of `ttg.warp_specialize`";
+  let description = [{
+    Partitions return nothing: the op has no operands. See
+    `ttg.warp_specialize` for an example.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TTG_LocalBarrierOp : TTG_Op<"local_barrier", [
+    MemoryEffects<[MemRead<SharedMemory>, MemWrite<SharedMemory>]>]> {
+  let summary = "CTA-wide barrier for shared memory";
+  let description = [{
+    Every thread of the CTA waits here for the others, and their
+    shared-memory accesses before the barrier are visible after it.
+    Global memory is not ordered. Its effects (reads and writes of shared
+    memory) keep passes from moving shared-memory accesses across it.
+
+    ```mlir
+    tt.func @f() {
+      ttg.local_barrier
+      tt.return
+    }
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TTG_WarpIdOp : TTG_Op<"warp_id", [Pure]> {
+  let summary = "the id of the executing warp";
+  let description = [{
+    The warp's index in its group: in the CTA, or inside a
+    `ttg.warp_specialize` partition, in that partition's warps.
+
+    ```mlir
+    tt.func @f() -> i32 {
+      %w = ttg.warp_id
+      tt.return %w : i32
+    }
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TGPU_TRITONGPU_OPS
