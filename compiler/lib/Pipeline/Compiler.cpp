@@ -1,5 +1,6 @@
 #include "tgpu/Pipeline/Compiler.h"
 
+#include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
 #include "tgpu/Support/NestingLimit.h"
@@ -369,6 +370,12 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
 
   if (kind == InputKind::LlvmMlir && options.emit == EmitKind::Ttgir)
     return fail("cannot emit ttgir from an LLVM-dialect input");
+
+  // Before any pass: ops tgpu reads but has no lowering for yet get a
+  // located error here rather than somewhere inside the pipeline.
+  bool compiles = kind == InputKind::Ttir || options.emit != EmitKind::Ttgir;
+  if (compiles && failed(checkNoUnloweredOps(*module)))
+    return fail(bufferName + " uses ops tgpu cannot compile yet");
 
   if (kind == InputKind::Ttir) {
     if (failed(self.ttirToTtgir->run(*module)))

@@ -123,6 +123,7 @@ public:
       return WalkResult::advance();
     });
     if (unsupported.wasInterrupted() ||
+        failed(mlir::tgpu::checkNoUnloweredOps(module)) ||
         failed(mlir::tgpu::checkMathOpsLowerable(module)))
       return signalPassFailure();
     rewriteFloatToBoolCasts(module);

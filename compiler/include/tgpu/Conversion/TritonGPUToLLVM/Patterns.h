@@ -33,6 +33,10 @@ void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 // Fails, with a diagnostic, on a math op that has no GPU lowering.
 LogicalResult checkMathOpsLowerable(ModuleOp module);
+// Fails, with a located "not supported yet" error, on the first op (or
+// function signature) that uses what tgpu reads but cannot lower: ttng ops
+// and !tt.tensordesc values.
+LogicalResult checkNoUnloweredOps(ModuleOp module);
 
 // The external llvm.func `name` of `type`, declared at the top of `op`'s
 // module on first use; failure, diagnosed at `op`, when the module has a
