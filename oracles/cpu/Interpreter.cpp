@@ -492,6 +492,12 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
         return et.takeError();
       v.type = *et;
       v.i = {global.add(&a.bytes)};
+    } else if (isa<triton::TensorDescType>(t)) {
+      // No command-line argument can stand for a TMA descriptor.
+      return plainError("argument " + llvm::Twine(i) + " of kernel " +
+                        describeSignature(module, func.getName()) +
+                        " is a tensor descriptor, which the CPU oracle does "
+                        "not support yet");
     } else {
       if (a.isBuffer || !isSupportedScalar(t) || scalarKindOf(t) != a.kind)
         return plainError("argument " + llvm::Twine(i) + " must be a scalar " +

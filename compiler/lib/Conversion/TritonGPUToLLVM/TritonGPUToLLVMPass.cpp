@@ -28,24 +28,6 @@ namespace mlir::tgpu {
 
 using namespace mlir;
 
-LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
-  namespace ttg = triton::gpu;
-  // Pre-order, so that a ttg.warp_specialize is reported, not its insides.
-  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
-    if (!isa<ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp,
-             ttg::WarpYieldOp, ttg::WarpReturnOp, ttg::MemDescReinterpretOp,
-             ttg::GlobalScratchAllocOp, ttg::WarpIdOp, ttg::LocalBarrierOp,
-             ttg::Fp4ToFpOp, ttg::PredicateStageOp, ttg::MaskOp,
-             ttg::MaskReturnOp>(op))
-      return WalkResult::advance();
-    op->emitOpError(
-        "is not supported yet: tgpu reads and verifies it but has no "
-        "lowering to LLVM for it");
-    return WalkResult::interrupt();
-  });
-  return failure(result.wasInterrupted());
-}
-
 namespace {
 
 // `value` as a constant of the float type (scalar or splat tensor) `type`.

@@ -33,11 +33,12 @@ void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 // Fails, with a diagnostic, on a math op that has no GPU lowering.
 LogicalResult checkMathOpsLowerable(ModuleOp module);
-// Fails, with a located "not supported yet" diagnostic, on the first op tgpu
-// reads and verifies but does not compile (warp specialization, the
-// pipeliner's ops, ...). The lowering and the passes before it (shared
-// memory allocation, barriers) call it first, and so does tgpu::Compiler
-// before any pass, so none of them meets such an op.
+// Fails, with a located "not supported yet" diagnostic, on the first op (or
+// function signature) that uses what tgpu reads and verifies but does not
+// compile: warp specialization and the pipeliner's ttg ops, tt.map_elementwise,
+// tt.dot_scaled, ttng ops, !tt.tensordesc values. The lowering and the passes
+// before it (shared memory allocation, barriers) call it first, and so does
+// tgpu::Compiler before any pass, so none of them meets such an op.
 LogicalResult checkOpsSupported(ModuleOp module);
 
 // The external llvm.func `name` of `type`, declared at the top of `op`'s

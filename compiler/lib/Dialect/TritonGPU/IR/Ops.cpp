@@ -297,18 +297,20 @@ static LogicalResult verifyTensorMatchesBuffer(Operation *op, RankedTensorType t
   return success();
 }
 
+// Triton's rules and texts. A buffer initialised from a tensor may still be
+// mutable (later stores refill it, as the pipeliner does).
 LogicalResult LocalAllocOp::verify() {
   auto buffer = cast<MemDescType>(getType());
   if (!buffer.getMemorySpace())
-    return emitOpError("result must be in #ttg.shared_memory");
+    return emitOpError("should create a buffer of shared memory");
+  if (buffer.getShape() != buffer.getAllocShape())
+    return emitOpError("result shape and its alloc shape must match");
   if (getSrc()) {
     if (failed(verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getSrc().getType()),
                                          buffer)))
       return failure();
-    if (buffer.getMutableMemory())
-      return emitOpError("a buffer initialised from a tensor is immutable; drop 'mutable'");
   } else if (!buffer.getMutableMemory()) {
-    return emitOpError("an uninitialised buffer must be mutable");
+    return emitOpError("uninitialized alloc must have a mutable memdesc type");
   }
   if (auto align = getAlignment(); align && !llvm::isPowerOf2_32(*align))
     return emitOpError("alignment must be a power of two, got ") << *align;

@@ -39,7 +39,11 @@ def Triton_Dialect : Dialect {
     than the verifier. Ops the lowering has no pattern for: `tt.bitcast`,
     `tt.int_to_ptr`, `tt.ptr_to_int`, `tt.fp_to_fp`, `tt.unsplat`,
     `tt.make_tensor_ptr`, `tt.advance` (and loads or stores through block
-    pointers); `tt.call` is removed by inlining in `make_ttir`.
+    pointers); `tt.call` is removed by inlining in `make_ttir`. Tensor
+    descriptors (`!tt.tensordesc`, `tt.make_tensor_descriptor` and the
+    `tt.descriptor_*` ops) are read and verified but neither compiled
+    (`tgpu-compile` refuses a kernel using one before any pass runs) nor
+    run by the CPU oracle yet.
   }];
   let dependentDialects = [
     "arith::ArithDialect", "math::MathDialect", "scf::SCFDialect",
@@ -174,6 +178,20 @@ def TT_ScaleDotElemTypeAttr : TT_I32Enum<"ScaleDotElemType", [
   }];
 }
 
+def TT_DescriptorReduceKindAttr : TT_I32Enum<"DescriptorReduceKind", [
+  I32EnumAttrCase<"ADD", 1, "add">, I32EnumAttrCase<"MIN", 2, "min">,
+  I32EnumAttrCase<"MAX", 3, "max">, I32EnumAttrCase<"INC", 4, "inc">,
+  I32EnumAttrCase<"DEC", 5, "dec">, I32EnumAttrCase<"AND", 6, "and">,
+  I32EnumAttrCase<"OR", 7, "or">, I32EnumAttrCase<"XOR", 8, "xor">]> {
+  let description = [{
+    The reduction a `tt.descriptor_reduce` / `ttng.async_tma_reduce`
+    applies between each stored element and the one already in memory
+    (PTX `cp.reduce.async.bulk.tensor`'s `.add`, `.min`, `.max`, `.inc`,
+    `.dec`, `.and`, `.or`, `.xor`), element by element and relaxed.
+    Printed as a keyword before the descriptor.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
@@ -210,6 +228,59 @@ def TT_PtrType : TypeDef<Triton_Dialect, "Pointer"> {
   ];
   let skipDefaultBuilders = 1;
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TT_TensorDescType : TypeDef<Triton_Dialect, "TensorDesc"> {
+  let mnemonic = "tensordesc";
+  let summary = "a tensor descriptor: a strided global array read and written a block at a time";
+  let description = [{
+    `!tt.tensordesc<tensor<SHAPExELEM[, ENCODING]>>` stands for a TMA
+    tensor map: a strided array in global memory (its base, sizes and
+    strides, made by `tt.make_tensor_descriptor` or passed in as a kernel
+    argument) that `tt.descriptor_*` and `ttng.async_tma_*` ops access a
+    block of SHAPE elements at a time. The block type is printed as a
+    builtin tensor type; in TTGIR it carries the shared layout the block
+    has once copied into shared memory (`#ttg.nvmma_shared`, ...).
+
+    Integer elements may be signed or unsigned (`si8`, `ui32`, ...): the
+    descriptor records the signedness the kernel gave it, while the
+    tensors loaded from it and stored to it are signless; ops compare
+    element types with the sign dropped (`getSignlessBlockType`).
+
+    Verified: the block is a tensor of rank >= 1 with static, positive
+    sizes, of integer or floating-point elements.
+
+    tgpu reads, verifies and prints descriptors; neither `tgpu-compile`
+    nor the CPU oracle runs a kernel that uses one yet.
+
+    ```mlir
+    #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+    tt.func @f(%a: !tt.tensordesc<tensor<64x64xf16>>, %b: !tt.tensordesc<tensor<1x128xbf16, #shared>>,
+               %c: !tt.tensordesc<tensor<32xui8>>) {
+      tt.return
+    }
+    ```
+  }];
+  let parameters = (ins
+    TypeParameter<"::mlir::RankedTensorType", "the block: shape, element type and shared layout">:$blockType
+  );
+  let assemblyFormat = "`<` $blockType `>`";
+  let builders = [
+    // Integer elements take the given signedness (what a frontend that
+    // knows the argument's dtype records).
+    TypeBuilder<(ins "::mlir::RankedTensorType":$blockType, "bool":$isSigned), [{
+      if (auto intTy = ::llvm::dyn_cast<::mlir::IntegerType>(blockType.getElementType()))
+        blockType = blockType.clone(::mlir::IntegerType::get($_ctxt, intTy.getWidth(),
+            isSigned ? ::mlir::IntegerType::Signed : ::mlir::IntegerType::Unsigned));
+      return $_get($_ctxt, blockType);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    // The block type with a signless element type: the type of the tensors
+    // this descriptor loads and stores.
+    ::mlir::RankedTensorType getSignlessBlockType() const;
+  }];
   let genVerifyDecl = 1;
 }
 

@@ -1241,4 +1241,6 @@ def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike, Termin
   let hasVerifier = 1;
 }
 
+include "tgpu/Dialect/Triton/IR/TritonDescriptorOps.td"
+
 #endif // TGPU_TRITON_OPS

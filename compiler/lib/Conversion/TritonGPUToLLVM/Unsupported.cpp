@@ -1,0 +1,70 @@
+// What tgpu reads and verifies but cannot lower yet: warp specialization and
+// the ttg ops of Triton's later passes, tt.map_elementwise, tt.dot_scaled, the
+// ttng dialect's ops (wgmma, mbarriers, TMA, clusters) and anything that
+// carries a tensor descriptor. Checked before any pass runs, so that a kernel
+// using one gets a located "not supported yet" error instead of a pass
+// failing on an op it was never written for.
+#include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
+
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+using namespace mlir;
+
+static constexpr const char kNoDescLowering[] =
+    "tgpu has no lowering for tensor descriptors";
+
+static bool isTensorDesc(Type type) {
+  return isa<triton::TensorDescType>(type);
+}
+
+LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
+  namespace ttg = triton::gpu;
+  // Pre-order, so that a ttg.warp_specialize is reported, not its insides.
+  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (isa<ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp,
+            ttg::WarpYieldOp, ttg::WarpReturnOp, ttg::MemDescReinterpretOp,
+            ttg::GlobalScratchAllocOp, ttg::WarpIdOp, ttg::LocalBarrierOp,
+            ttg::Fp4ToFpOp, ttg::PredicateStageOp, ttg::MaskOp,
+            ttg::MaskReturnOp, triton::MapElementwiseOp,
+            triton::MapElementwiseReturnOp, triton::DotScaledOp>(op)) {
+      op->emitOpError(
+          "is not supported yet: tgpu reads and verifies it but has no "
+          "lowering to LLVM for it");
+      return WalkResult::interrupt();
+    }
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+        if (isTensorDesc(type)) {
+          Location loc =
+              func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
+          emitError(loc) << "argument " << i << " of @" << func.getName()
+                         << " has type " << type
+                         << ", which is not supported yet: " << kNoDescLowering;
+          return WalkResult::interrupt();
+        }
+      for (Type type : func.getResultTypes())
+        if (isTensorDesc(type)) {
+          func.emitError() << "@" << func.getName() << " returns " << type
+                           << ", which is not supported yet: "
+                           << kNoDescLowering;
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    }
+    if (isa_and_nonnull<triton::nvidia_gpu::TritonNvidiaGPUDialect>(
+            op->getDialect())) {
+      op->emitOpError(
+          "is not supported yet: tgpu has no lowering for ttng ops");
+      return WalkResult::interrupt();
+    }
+    if (llvm::any_of(op->getOperandTypes(), isTensorDesc) ||
+        llvm::any_of(op->getResultTypes(), isTensorDesc)) {
+      op->emitOpError("is not supported yet: ") << kNoDescLowering;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
