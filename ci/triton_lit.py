@@ -43,7 +43,7 @@ TIMEOUT_S = 60
 
 # A chunk is not NVIDIA-up-to-Hopper input when it mentions any of these.
 EXCLUDED_MARKERS = [
-    (re.compile(r"amdgpu|amd_mfma|amd_wmma|rocdl|#ttg\.padded_shared|gfx9|gfx1[0-9]|hip:"), "AMD"),
+    (re.compile(r"amdgpu|amdg\.|amd_mfma|amd_wmma|rocdl|#ttg\.padded_shared|gfx9|gfx1[0-9]|hip:"), "AMD"),
     (re.compile(r"ttng\.tmem|tc_gen5|tensor_memory|tcgen05|ttng\.tmem_|cuda:1[0-2]0|"
                 r"compute-capability=1[0-2]0|ttng\.async_tma_scatter|nvws\."), "Blackwell"),
 ]
