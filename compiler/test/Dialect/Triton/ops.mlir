@@ -213,3 +213,13 @@ tt.func @map_and_scaled_dot(%x: tensor<64xi32>, %y: tensor<64xf32>,
   %e = tt.dot_scaled %h, %hb, %c lhs = bf16 rhs = bf16 {fastMath = true} : tensor<128x64xbf16> * tensor<64x64xbf16> -> tensor<128x64xf32>
   tt.return
 }
+
+// -----
+
+// A message without arguments may carry isSigned (Triton's printer keeps it).
+// CHECK-LABEL: tt.func @print_message
+tt.func @print_message() {
+  // CHECK: tt.print "hello" {hex = false, isSigned = array<i32: 0>}
+  tt.print "hello" {hex = false, isSigned = array<i32: 0>}
+  tt.return
+}

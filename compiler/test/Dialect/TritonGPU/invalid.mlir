@@ -48,13 +48,13 @@
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// expected-error @+1 {{slice parent must have rank >= 2, got 1}}
+// expected-error @+1 {{parent layout must have at least rank >= 2}}
 #bad = #ttg.slice<{dim = 0, parent = #blocked}>
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{slice dim 2 is out of range for a parent of rank 2}}
+// expected-error @+1 {{slice dim=2 must be less than the parent rank=2}}
 #bad = #ttg.slice<{dim = 2, parent = #blocked}>
 
 // -----
@@ -469,3 +469,8 @@ tt.func @subslice_swizzle(%b: !ttg.memdesc<16x16xf32, #shared, #smem, mutable>) 
   %0 = ttg.memdesc_subslice %b [0, 0] : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<4x16xf32, #shared, #smem, mutable, 16x16>
   tt.return
 }
+
+// -----
+
+// expected-error @+1 {{alignment must be specified outside of the linear layout braces}}
+#shared = #ttg.shared_linear<{offset = [[0, 1], [1, 0]], alignment = 16}>

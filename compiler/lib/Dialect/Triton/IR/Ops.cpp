@@ -701,8 +701,10 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
   return success();
 }
 
+// Without arguments isSigned says nothing and may hold anything (Triton's
+// printer of a bare message leaves it as given).
 LogicalResult PrintOp::verify() {
-  if (getIsSigned().size() != getArgs().size())
+  if (!getArgs().empty() && getIsSigned().size() != getArgs().size())
     return emitOpError("isSigned must have one entry per argument (")
            << getArgs().size() << "), got " << getIsSigned().size();
   return success();

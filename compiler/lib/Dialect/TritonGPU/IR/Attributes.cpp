@@ -464,11 +464,12 @@ LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitE
   if (!isDistributedEncoding(parent))
     return emitError() << "slice parent must be a distributed layout, got " << parent;
   unsigned parentRank = getEncodingRank(parent);
+  // Texts as Triton's.
   if (parentRank < 2)
-    return emitError() << "slice parent must have rank >= 2, got " << parentRank;
+    return emitError() << "parent layout must have at least rank >= 2";
   if (dim >= parentRank)
-    return emitError() << "slice dim " << dim << " is out of range for a parent of rank "
-                       << parentRank;
+    return emitError() << "slice dim=" << dim
+                       << " must be less than the parent rank=" << parentRank;
   return success();
 }
 
@@ -849,6 +850,11 @@ Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
     if (!b)
       return {};
     block = *b;
+  }
+  if (reader.has("alignment")) {
+    reader.error()
+        << "alignment must be specified outside of the linear layout braces";
+    return {};
   }
   reader.checkAllConsumed();
   if (reader.failed())
