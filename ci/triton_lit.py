@@ -365,16 +365,7 @@ def report(results, args):
                 missing[p] = missing.get(p, 0) + 1
     crashes = [r for r in results if r.crash]
     pct = lambda a, b: f"{100.0 * a / b:.1f}%" if b else "n/a"
-    print(f"chunks: {len(results)} ({excl} AMD/Blackwell excluded, {len(nv)} NVIDIA)")
-    print(f"read as Triton reads them: {read_ok}/{len(nv)} = {pct(read_ok, len(nv))}")
-    print(f"CHECK runs with passes tgpu has: {check_ok}/{len(counted)} agree = "
-          f"{pct(check_ok, len(counted))}")
-    print(f"CHECK runs with a pass tgpu lacks: {sum(missing.values())} "
-          f"(passes: {', '.join(f'{k} {v}' for k, v in sorted(missing.items(), key=lambda kv: -kv[1]))})")
-    print(f"crashes: {len(crashes)}")
-    for r in crashes:
-        print(f"  CRASH {r.file} chunk {r.index} (line {r.line})")
-
+    # Files first: a summary piped into `head` must not lose them.
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         with open(os.path.join(args.out, "results.tsv"), "w") as f:
@@ -404,6 +395,16 @@ def report(results, args):
                     f"({pct(read_ok, len(nv))}) | {check_ok}/{len(counted)} "
                     f"({pct(check_ok, len(counted))}) | {sum(missing.values())} | "
                     f"{len(crashes)} |\n")
+
+    print(f"chunks: {len(results)} ({excl} AMD/Blackwell excluded, {len(nv)} NVIDIA)")
+    print(f"read as Triton reads them: {read_ok}/{len(nv)} = {pct(read_ok, len(nv))}")
+    print(f"CHECK runs with passes tgpu has: {check_ok}/{len(counted)} agree = "
+          f"{pct(check_ok, len(counted))}")
+    print(f"CHECK runs with a pass tgpu lacks: {sum(missing.values())} "
+          f"(passes: {', '.join(f'{k} {v}' for k, v in sorted(missing.items(), key=lambda kv: -kv[1]))})")
+    print(f"crashes: {len(crashes)}")
+    for r in crashes:
+        print(f"  CRASH {r.file} chunk {r.index} (line {r.line})")
 
 
 if __name__ == "__main__":
