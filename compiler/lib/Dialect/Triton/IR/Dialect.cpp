@@ -42,6 +42,12 @@ void TritonDialect::initialize() {
   addInterfaces<TritonInlinerInterface>();
 }
 
+Operation *TritonDialect::materializeConstant(OpBuilder &builder,
+                                              Attribute value, Type type,
+                                              Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 void TritonDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -779,3 +779,104 @@ LogicalResult ReturnOp::verify() {
                                      << " but the function returns " << results[i];
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Folds (Triton's): no-op views and offsets, and constants through views.
+//===----------------------------------------------------------------------===//
+// A splat constant reshaped to `type` (same element), or null.
+static Attribute resplat(Attribute value, Type type) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(value);
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!splat || !shaped)
+    return {};
+  return splat.resizeSplat(shaped);
+}
+
+// An integer constant (scalar or splat) equal to zero.
+static bool isZeroOffset(Attribute value) {
+  if (auto i = dyn_cast_or_null<IntegerAttr>(value))
+    return i.getValue().isZero();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(value))
+    return isa<IntegerType>(splat.getElementType()) &&
+           splat.getSplatValue<APInt>().isZero();
+  return false;
+}
+
+OpFoldResult MakeRangeOp::fold(FoldAdaptor adaptor) {
+  // One element: the constant `start`.
+  if (adaptor.getStart() + 1 == adaptor.getEnd())
+    return SplatElementsAttr::get(cast<ShapedType>(getType()),
+                                  adaptor.getStartAttr());
+  return {};
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
+  if (isZeroOffset(adaptor.getOffset()) && getPtr().getType() == getType())
+    return getPtr();
+  return {};
+}
+
+OpFoldResult AdvanceOp::fold(FoldAdaptor adaptor) {
+  if (llvm::all_of(adaptor.getOffsets(), isZeroOffset) &&
+      getPtr().getType() == getType())
+    return getPtr();
+  return {};
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute value = adaptor.getSrc();
+  if (!isa_and_nonnull<IntegerAttr, FloatAttr>(value))
+    return {};
+  return SplatElementsAttr::get(cast<ShapedType>(getType()), value);
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  return resplat(adaptor.getSrc(), getType());
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return resplat(adaptor.getSrc(), getType());
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return resplat(adaptor.getSrc(), getType());
+}
+
+OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
+  return resplat(adaptor.getSrc(), getType());
+}
+
+// A zero of either sign converts to the same zero of the result type (or
+// to +0 where the type has no -0, as the FNUZ formats).
+OpFoldResult FpToFpOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  auto resultElem = dyn_cast<FloatType>(getElementTypeOrSelf(getType()));
+  if (!resultElem)
+    return {};
+  std::optional<APFloat> zero;
+  Attribute value = adaptor.getSrc();
+  if (auto f = dyn_cast_or_null<FloatAttr>(value)) {
+    if (f.getValue().isZero())
+      zero = f.getValue();
+  } else if (auto splat = dyn_cast_or_null<SplatElementsAttr>(value)) {
+    if (isa<FloatType>(splat.getElementType()) &&
+        splat.getSplatValue<APFloat>().isZero())
+      zero = splat.getSplatValue<APFloat>();
+  }
+  if (!zero)
+    return {};
+  APFloat result =
+      APFloat::getZero(resultElem.getFloatSemantics(), zero->isNegative());
+  if (result.isNegative() &&
+      !APFloat::semanticsHasSignedRepr(resultElem.getFloatSemantics()))
+    result =
+        APFloat::getZero(resultElem.getFloatSemantics(), /*Negative=*/false);
+  if (auto tensor = dyn_cast<RankedTensorType>(getType()))
+    return DenseElementsAttr::get(tensor, result);
+  return FloatAttr::get(resultElem, result);
+}

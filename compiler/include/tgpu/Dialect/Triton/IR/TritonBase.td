@@ -50,7 +50,8 @@ def Triton_Dialect : Dialect {
     "cf::ControlFlowDialect", "ub::UBDialect"
   ];
   let useDefaultTypePrinterParser = 1;
-  let hasConstantMaterializer = 0;
+  // Folds of tt ops give attributes; they become arith.constant ops.
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -123,6 +123,7 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
   let assemblyFormat =
       "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -239,6 +240,7 @@ def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape
   let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
   let results = (outs TT_PtrLike:$result);
   let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+  let hasFolder = 1;
 }
 
 def TT_AdvanceOp : TT_Op<"advance", [Pure,
@@ -263,6 +265,7 @@ def TT_AdvanceOp : TT_Op<"advance", [Pure,
   let results = (outs TT_Ptr:$result);
   let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [Pure, SameVariadicOperandSize,
@@ -493,6 +496,7 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
@@ -539,6 +543,7 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
@@ -568,6 +573,7 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
@@ -590,6 +596,7 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_CatOp : TT_Op<"cat", [NoMemoryEffect, SameTypeOperands, SameOperandsAndResultElementType]> {
@@ -688,6 +695,7 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -747,6 +755,7 @@ def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
   let results = (outs TT_IntTensor:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
