@@ -188,6 +188,59 @@ RC_GTEST_PROP(EncodingLaws, SliceIsTheParentWithTheDimRemoved,
   }
 }
 
+// tt.split's result layout, checked element by element: every input of the
+// source layout with the half-selecting register bit clear lands on half 0
+// where the result layout puts it, the same input with the bit set on half 1
+// of the same element; and when the split is refused, some input bit other
+// than one lone register bit moves along the last dimension.
+RC_GTEST_PROP(EncodingLaws, SplitKeepsEachHalfInPlace, ()) {
+  unsigned rank = *rc::gen::inRange(2u, 4u);
+  Encoding e = *genDistributed(rank);
+  std::vector<int64_t> shape = *genShape(rank - 1);
+  shape.push_back(2);
+  LinearLayout src = ok(toLinearLayout(shape, e));
+  int total = src.getTotalInDimSizeLog2();
+  // The input bits (flattened) whose image moves along the last dimension.
+  std::vector<int> movers;
+  for (int bit = 0; bit < total; ++bit)
+    if (src.unpackOut(src.applyFlat(uint64_t(1) << bit)).back() != 0)
+      movers.push_back(bit);
+  llvm::Expected<LinearLayout> halves = splitLastDimLayout(src);
+  int registers = src.getInDimSizeLog2("register");
+  RC_TAG(halves ? "split" : "refused");
+  if (!halves) {
+    llvm::consumeError(halves.takeError());
+    // A lone register bit that moves only along the last dim would split.
+    bool splittable = movers.size() == 1 && movers[0] < registers && [&] {
+      std::vector<int32_t> c =
+          src.unpackOut(src.applyFlat(uint64_t(1) << movers[0]));
+      return std::all_of(c.begin(), c.end() - 1,
+                         [](int32_t v) { return v == 0; });
+    }();
+    RC_ASSERT(!splittable);
+    return;
+  }
+  RC_ASSERT(movers.size() == 1u);
+  int half = movers[0];
+  RC_ASSERT(half < registers);
+  RC_ASSERT(halves->getTotalInDimSizeLog2() == total - 1);
+  uint64_t count = uint64_t(1) << (total - 1);
+  uint64_t step = std::max<uint64_t>(1, count / 4096);
+  for (uint64_t x = 0; x < count; x += step) {
+    // Insert a 0 (then a 1) at bit `half` of the result's flattened input.
+    uint64_t low = x & ((uint64_t(1) << half) - 1), high = (x >> half)
+                                                           << (half + 1);
+    std::vector<int32_t> want = halves->unpackOut(halves->applyFlat(x));
+    for (uint64_t h = 0; h < 2; ++h) {
+      std::vector<int32_t> got =
+          src.unpackOut(src.applyFlat(high | (h << half) | low));
+      RC_ASSERT(got.back() == int32_t(h));
+      got.pop_back();
+      RC_ASSERT(got == want);
+    }
+  }
+}
+
 RC_GTEST_PROP(EncodingLaws, LinearEncodingRoundTrips, ()) {
   unsigned rank = *rc::gen::inRange(1u, 4u);
   Encoding e = *genDistributed(rank);
