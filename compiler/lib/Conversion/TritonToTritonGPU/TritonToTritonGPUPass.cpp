@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/Support/Debug.h"
 
 #include <map>
@@ -233,8 +234,11 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
     for (Type t : func.getResultTypes())
       outs.push_back(defaultType(t));
     func.setFunctionType(FunctionType::get(ctx, ins, outs));
-    if (!func.getBody().empty())
-      setDefaultBlockArgs(func.getBody().front());
+    // Every block of the body: the entry's arguments are the function's,
+    // the others' are what branches (cf.br, cf.cond_br) pass, which go in
+    // the default layout too.
+    for (Block &block : func.getBody())
+      setDefaultBlockArgs(block);
     return success();
   }
   // Reduce and scan read every operand in the default layout of its shape,
@@ -444,6 +448,12 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
                                           ret.getWarpsPerCTA(), ret.getOrder(), {});
     }
     cat.getResult().setType(withEncoding(cat.getType(), ret));
+    return success();
+  }
+  // Unstructured control flow: successor operands in the default layout of
+  // the successor blocks' arguments.
+  if (isa<BranchOpInterface>(op)) {
+    requireDefaults(op);
     return success();
   }
   // Structured control flow: every carried tensor in its default layout.
