@@ -34,6 +34,7 @@ import concurrent.futures
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -306,6 +307,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--filter", default="", help="only files whose path contains this")
     args = ap.parse_args()
+    # A summary piped into `head` ends quietly, as other tools do.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
     tgpu_opt = os.path.abspath(os.path.join(args.bin, "tgpu-opt"))
     if not os.access(tgpu_opt, os.X_OK):
