@@ -504,10 +504,11 @@ LayoutText randomLayoutAttrText(ByteSource &src, llvm::ArrayRef<int64_t> shape,
   switch (src.below(8)) {
   case 0: { // a field missing
     Printer::Fields f = printer.fieldsOf(s);
-    // Optional fields (kWidth, CGA, fp4Padded, rank, block) do not count.
-    static const char *const optional[] = {"kWidth", "CGALayout", "CTAsPerCGA",
-                                           "CTASplitNum", "CTAOrder", "fp4Padded",
-                                           "rank", "block"};
+    // Optional fields (kWidth, CGA, fp4Padded, rank, block, and as in
+    // Triton nvidia_mma's versionMinor and instrShape) do not count.
+    static const char *const optional[] = {
+        "kWidth",    "CGALayout", "CTAsPerCGA", "CTASplitNum",  "CTAOrder",
+        "fp4Padded", "rank",      "block",      "versionMinor", "instrShape"};
     std::vector<size_t> required;
     for (size_t i = 0; i < f.size(); ++i)
       if (!llvm::is_contained(optional, f[i].first))

@@ -201,11 +201,20 @@ bool Run::verifyModule(RankedTensorType type) {
   // Shared layouts describe buffers, not tensors (a tensor may not have
   // one): they go on a !ttg.memdesc of the same shape.
   Type argType = type;
-  if (!isDistributedEncoding(type.getEncoding()))
-    argType =
-        MemDescType::get(ctx, type.getShape(), type.getElementType(),
-                         type.getEncoding(), SharedMemorySpaceAttr::get(ctx),
-                         /*mutableMemory=*/false, type.getShape());
+  st.diag.clear();
+  if (!isDistributedEncoding(type.getEncoding())) {
+    // getChecked: a memdesc may refuse what a tensor type took (its rank or
+    // shape rules); that is a refusal at this stage, with its message.
+    ArrayRef<int64_t> shape = type.getShape();
+    Attribute encoding = type.getEncoding(),
+              space = SharedMemorySpaceAttr::get(ctx);
+    argType = MemDescType::getChecked(
+        [&] { return emitError(UnknownLoc::get(ctx)); }, ctx, shape,
+        type.getElementType(), encoding, space,
+        /*mutableMemory=*/false, shape);
+    if (!argType)
+      return false;
+  }
   auto fn = cast<FunctionOpInterface>(st.func);
   fn.setType(FunctionType::get(ctx, {argType}, {}));
   fn.getFunctionBody().front().getArgument(0).setType(argType);
