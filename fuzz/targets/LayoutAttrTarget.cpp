@@ -877,7 +877,10 @@ std::optional<Finding> Run::stages(bool mustReject, bool mustAccept,
 
   // The same text as a whole module must meet the same fate (the module
   // path has no toLinearLayout stage).
-  if (src.chance(1, 8)) {
+  // (Only for distributed layouts: a shared layout is checked on a tensor
+  // type piecewise but goes on a buffer in the module text, whose rank rule
+  // differs: a buffer may have more dimensions than its layout.)
+  if (src.chance(1, 8) && (!attr || isDistributedEncoding(attr))) {
     bool wholeAccepted = acceptedAsModuleText(text);
     bool piecewise = attr && type && (stage.empty() || stage == "toLinearLayout");
     if (wholeAccepted != piecewise)
