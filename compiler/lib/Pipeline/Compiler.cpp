@@ -57,14 +57,8 @@ std::optional<InputKind> mlir::tgpu::inputKindFromFileName(llvm::StringRef fileN
 
 // What a parsed .mlir module holds: TTIR, TTGIR or the LLVM dialect.
 static FailureOr<InputKind> inputKindFromContent(ModuleOp module) {
-  bool ttFunc = false, llvmFunc = false, layouts = false, tensors = false;
-  auto note = [&](Type t) {
-    if (auto tensor = dyn_cast<RankedTensorType>(t)) {
-      tensors = true;
-      layouts |= static_cast<bool>(tensor.getEncoding());
-    }
-    layouts |= isa<triton::gpu::MemDescType>(t);
-  };
+  bool ttFunc = false, llvmFunc = false, tensors = false;
+  auto note = [&](Type t) { tensors |= isa<RankedTensorType>(t); };
   module.walk([&](Operation *op) {
     if (isa<triton::FuncOp>(op))
       ttFunc = true;
@@ -75,6 +69,7 @@ static FailureOr<InputKind> inputKindFromContent(ModuleOp module) {
       for (Block &block : region)
         llvm::for_each(block.getArgumentTypes(), note);
   });
+  bool layouts = triton::gpu::findOpWithLayout(module) != nullptr;
   // Tensors with layouts make TTGIR, tensors without them TTIR (whatever
   // module attributes it carries); without tensors, ttg.num-warps says the
   // module was made for a number of warps (TTGIR).

@@ -70,23 +70,7 @@ public:
     // Module attributes alone (Triton's TTIR may carry ttg.num-warps) are
     // overwritten with the options, as Triton does; layouts mean the module
     // is TTGIR already, which the conversion would not rewrite correctly.
-    Operation *withLayout = nullptr;
-    module.walk([&](Operation *op) {
-      auto hasLayout = [](Type t) {
-        if (auto tensor = dyn_cast<RankedTensorType>(t))
-          return static_cast<bool>(tensor.getEncoding());
-        return isa<triton::gpu::MemDescType>(t);
-      };
-      bool found = llvm::any_of(op->getResultTypes(), hasLayout);
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          found = found || llvm::any_of(block.getArgumentTypes(), hasLayout);
-      if (found) {
-        withLayout = op;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
+    Operation *withLayout = triton::gpu::findOpWithLayout(module);
     if (withLayout) {
       withLayout->emitError()
           << "convert-triton-to-tritongpu: the module is already TTGIR (this "

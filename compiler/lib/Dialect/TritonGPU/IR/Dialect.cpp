@@ -450,6 +450,27 @@ int mlir::triton::gpu::lookupNumWarps(Operation *op) {
   return maybeLookupNumWarps(op).value_or(4);
 }
 
+bool mlir::triton::gpu::typeHasLayout(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return static_cast<bool>(tensor.getEncoding());
+  return isa<MemDescType>(type);
+}
+
+Operation *mlir::triton::gpu::findOpWithLayout(Operation *root) {
+  Operation *found = nullptr;
+  root->walk([&](Operation *op) {
+    bool has = llvm::any_of(op->getResultTypes(), typeHasLayout);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        has = has || llvm::any_of(block.getArgumentTypes(), typeHasLayout);
+    if (!has)
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 int mlir::triton::gpu::lookupThreadsPerWarp(Operation *op) {
   return lookupIntAttr(op, "ttg.threads-per-warp", 32);
 }

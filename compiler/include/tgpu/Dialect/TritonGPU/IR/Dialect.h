@@ -48,6 +48,12 @@ int lookupNumWarps(Operation *op);
 std::optional<int> maybeLookupNumWarps(Operation *op);
 int lookupThreadsPerWarp(Operation *op);
 
+// Whether `type` carries a layout: a tensor with an encoding, or a buffer.
+bool typeHasLayout(Type type);
+// The first op under `root` (itself included) with a result or a block
+// argument of such a type: what makes a module TTGIR rather than TTIR.
+Operation *findOpWithLayout(Operation *root);
+
 // The layout of tt.split's results from a blocked source whose threads each
 // hold both halves of the last dim (sizePerThread 2 there, one lane and one
 // warp); null for any other source.
