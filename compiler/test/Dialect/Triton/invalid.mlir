@@ -18,7 +18,7 @@ tt.func @too_big(%x: f32) {
 // -----
 
 tt.func @splat_of_tensor(%x: tensor<4xf32>) {
-  // expected-error @+1 {{source must be a scalar}}
+  // expected-error @+1 {{source must be a scalar or a rank-0 tensor}}
   %0 = tt.splat %x : tensor<4xf32> -> tensor<4xf32>
   tt.return
 }

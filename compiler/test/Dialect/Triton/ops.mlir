@@ -57,9 +57,12 @@ tt.func @atomics(%p: !tt.ptr<f32>, %ip: tensor<16x!tt.ptr<i32>>, %v: tensor<16xi
 // -----
 
 // CHECK-LABEL: tt.func @shapes
-tt.func @shapes(%x: f32, %t: tensor<4x8xf32>, %one: tensor<1xi32>) {
+tt.func @shapes(%x: f32, %t: tensor<4x8xf32>, %one: tensor<1xi32>, %r0: tensor<f32>) {
   // CHECK: tt.splat %{{.*}} : f32 -> tensor<4x8xf32>
   %0 = tt.splat %x : f32 -> tensor<4x8xf32>
+  // A rank-0 tensor's one element splats as a scalar does.
+  // CHECK: tt.splat %{{.*}} : tensor<f32> -> tensor<8xf32>
+  %r = tt.splat %r0 : tensor<f32> -> tensor<8xf32>
   // CHECK: tt.unsplat %{{.*}} : tensor<1xi32>{{$}}
   %1 = tt.unsplat %one : tensor<1xi32>
   // CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<4x8xf32> -> tensor<4x1x8xf32>

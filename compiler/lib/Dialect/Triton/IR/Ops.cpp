@@ -182,8 +182,9 @@ LogicalResult AtomicCASOp::verify() {
 // Shape manipulation
 //===----------------------------------------------------------------------===//
 LogicalResult SplatOp::verify() {
-  if (isa<RankedTensorType>(getSrc().getType()))
-    return emitOpError("source must be a scalar");
+  auto tensor = dyn_cast<RankedTensorType>(getSrc().getType());
+  if (tensor && tensor.getRank() != 0)
+    return emitOpError("source must be a scalar or a rank-0 tensor");
   return success();
 }
 

@@ -107,8 +107,10 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
     is optional. Shapes and encodings of operand and result agree.
 
     The CPU oracle runs it for f16, bf16, f32 and f64 (fp8 types are
-    unsupported there). The GPU lowering has no pattern for it; Triton
-    uses it mainly for fp8 conversions.
+    unsupported there). The GPU lowering decodes f8E5M2 and f8E4M3FN
+    exactly into f16, bf16, f32 or f64 and converts among those four
+    (rtne); conversions to 8-bit floats and `rtz` are refused as not
+    supported yet. Triton uses it mainly for fp8 conversions.
 
     ```mlir
     tt.func @f(%x: tensor<8xf32>) {
@@ -481,9 +483,10 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
   let summary = "fill a tensor with a scalar";
   let description = [{
     A tensor of the result's shape (and encoding) with every element equal
-    to the scalar operand. The verifier rejects a tensor operand (use
-    `tt.broadcast`). Lowered by giving every register of every thread the
-    value; no data moves.
+    to the scalar operand, or to the one element of a rank-0 tensor operand
+    (Triton reads both). The verifier rejects a tensor operand of rank 1 or
+    more, which Triton leaves unchecked (use `tt.broadcast`). Lowered by
+    giving every register of every thread the value; no data moves.
 
     ```mlir
     tt.func @f(%x: f32) {
