@@ -94,3 +94,16 @@ tt.func @fp_to_fp_one() -> f16 {
   %0 = tt.fp_to_fp %one, rounding = rtne : f32 -> f16
   tt.return %0 : f16
 }
+
+// -----
+
+// A reshape to its own type goes, unless it may reorder (as in Triton).
+// CHECK-LABEL: tt.func @same_type_reshape
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<32xf32>)
+// CHECK-NEXT: %[[R:.*]] = tt.reshape %[[X]] allow_reorder : tensor<32xf32> -> tensor<32xf32>
+// CHECK-NEXT: tt.return %[[X]], %[[R]]
+tt.func @same_type_reshape(%x: tensor<32xf32>) -> (tensor<32xf32>, tensor<32xf32>) {
+  %a = tt.reshape %x : tensor<32xf32> -> tensor<32xf32>
+  %b = tt.reshape %x allow_reorder : tensor<32xf32> -> tensor<32xf32>
+  tt.return %a, %b : tensor<32xf32>, tensor<32xf32>
+}

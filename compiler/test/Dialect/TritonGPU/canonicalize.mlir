@@ -34,3 +34,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return %lo, %hi : tensor<64xf32, #r>, tensor<64xf32, #r>
   }
 }
+
+// -----
+
+// local_alloc(local_load(m)) is m when m is immutable and of the alloc's
+// type; a mutable buffer could have been written in between, and an alloc
+// of another layout is a real copy.
+// CHECK-LABEL: tt.func @alloc_of_load
+// CHECK-SAME: (%[[M:[a-z0-9]+]]: !ttg.memdesc<16x16xf16, #{{[a-z0-9]+}}, #smem>, %[[W:[a-z0-9]+]]: !ttg.memdesc<16x16xf16, #{{[a-z0-9]+}}, #smem, mutable>)
+// CHECK-NEXT: %[[L:.*]] = ttg.local_load %[[M]]
+// CHECK-NEXT: %[[O:.*]] = ttg.local_alloc %[[L]] : (tensor<16x16xf16, #{{[a-z0-9]+}}>) -> !ttg.memdesc<16x16xf16, #[[OTHER:[a-z0-9]+]], #smem>
+// CHECK-NEXT: %[[LW:.*]] = ttg.local_load %[[W]]
+// CHECK-NEXT: %[[A:.*]] = ttg.local_alloc %[[LW]]
+// CHECK-NEXT: tt.return %[[M]], %[[O]], %[[A]]
+#bl = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 2, maxPhase = 8, order = [1, 0]}>
+#sh2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @alloc_of_load(%m: !ttg.memdesc<16x16xf16, #sh, #smem>, %w: !ttg.memdesc<16x16xf16, #sh, #smem, mutable>) -> (!ttg.memdesc<16x16xf16, #sh, #smem>, !ttg.memdesc<16x16xf16, #sh2, #smem>, !ttg.memdesc<16x16xf16, #sh, #smem>) {
+    %0 = ttg.local_load %m : !ttg.memdesc<16x16xf16, #sh, #smem> -> tensor<16x16xf16, #bl>
+    %1 = ttg.local_alloc %0 : (tensor<16x16xf16, #bl>) -> !ttg.memdesc<16x16xf16, #sh, #smem>
+    %2 = ttg.local_alloc %0 : (tensor<16x16xf16, #bl>) -> !ttg.memdesc<16x16xf16, #sh2, #smem>
+    %3 = ttg.local_load %w : !ttg.memdesc<16x16xf16, #sh, #smem, mutable> -> tensor<16x16xf16, #bl>
+    %4 = ttg.local_alloc %3 : (tensor<16x16xf16, #bl>) -> !ttg.memdesc<16x16xf16, #sh, #smem>
+    tt.return %1, %2, %4 : !ttg.memdesc<16x16xf16, #sh, #smem>, !ttg.memdesc<16x16xf16, #sh2, #smem>, !ttg.memdesc<16x16xf16, #sh, #smem>
+  }
+}

@@ -835,8 +835,10 @@ OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
   return resplat(adaptor.getSrc(), getType());
 }
 
+// A reshape to its own type is its source, unless it may reorder: Triton
+// keeps that one (a later pass may give it an efficient order).
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getSrc().getType() == getType())
+  if (getSrc().getType() == getType() && !getAllowReorder())
     return getSrc();
   return resplat(adaptor.getSrc(), getType());
 }

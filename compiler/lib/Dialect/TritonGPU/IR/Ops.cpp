@@ -276,14 +276,32 @@ template <typename OpT> struct ReadSourceThroughConvert : public OpRewritePatter
   }
 };
 
+// local_alloc(local_load(m)) -> m when m is an immutable buffer of the
+// alloc's type: nothing can have written m since, so it holds the tensor.
+struct FoldAllocOfLoad : public OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op,
+                                PatternRewriter &rewriter) const override {
+    auto load =
+        op.getSrc() ? op.getSrc().getDefiningOp<LocalLoadOp>() : LocalLoadOp();
+    auto type = cast<MemDescType>(op.getType());
+    if (!load || type.getMutableMemory() || load.getSrc().getType() != type)
+      return failure();
+    rewriter.replaceOp(op, load.getSrc());
+    return success();
+  }
+};
+
 } // namespace
 
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                   MLIRContext *context) {
-  patterns.add<FoldConvertIntoProducer, FoldConvertIntoReshape, FoldConvertIntoTrans,
-               FoldConvertIntoHistogram, ReadSourceThroughConvert<GatherOp>,
-               ReadSourceThroughConvert<LocalAllocOp>, ReadSourceThroughConvert<LocalStoreOp>,
-               ReadSourceThroughConvert<SplitOp>>(context);
+  patterns.add<FoldConvertIntoProducer, FoldConvertIntoReshape,
+               FoldConvertIntoTrans, FoldConvertIntoHistogram,
+               ReadSourceThroughConvert<GatherOp>,
+               ReadSourceThroughConvert<LocalAllocOp>,
+               ReadSourceThroughConvert<LocalStoreOp>,
+               ReadSourceThroughConvert<SplitOp>, FoldAllocOfLoad>(context);
 }
 
 // A tensor and a buffer hold the same elements: same shape and element type.
