@@ -1,0 +1,32 @@
+#ifndef TGPU_DIALECT_TRITON_TRANSFORMS_PASSES
+#define TGPU_DIALECT_TRITON_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TritonCombineOps : Pass<"triton-combine", "mlir::ModuleOp"> {
+  let summary = "peephole rewrites of tt ops that Triton's frontend leaves";
+  let description = [{
+    Greedily applies:
+    - `add(dot(a, b, 0), d)` (either operand order, `arith.addf` or
+      `arith.addi`) becomes `dot(a, b, d)` when the dot has no other user,
+      sits in the add's block and, for floats, has
+      `maxNumImpreciseAcc = 0` (a dot allowed imprecise accumulation
+      must not absorb a precise add);
+    - `addptr(addptr(p, i), j)` becomes `addptr(p, i + j)` when the
+      offsets have one type and their sum cannot wrap differently from
+      the two steps: 64-bit offsets, or constants whose sum fits;
+      the outer addptr's `tt.divisibility`, `tt.contiguity` and
+      `tt.constancy` hints carry over;
+    - `select(c, load(p, splat(c), x), y)` becomes `load(p, splat(c), y)`;
+    - `reduce_add(mul(broadcast(expand_dims(x, 2)), broadcast(expand_dims(y, 0))), axis 1)`
+      becomes `dot(x, y, 0)` when M, N and K are all at least 16;
+    - a rank-1 `tt.reshape` used only by single-operand `tt.reduce` and
+      unmasked `tt.histogram` may reorder its elements (`allow_reorder`):
+      neither cares about element order;
+    - `reshape(descriptor_load)` that only drops leading unit dimensions
+      becomes a rank-reducing `tt.descriptor_load`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+#endif
