@@ -847,6 +847,25 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int32_t> order = getOrder();
+  bool identity = llvm::all_of(llvm::enumerate(order), [](auto dim) {
+    return dim.value() == static_cast<int32_t>(dim.index());
+  });
+  if (identity && getSrc().getType() == getType())
+    return getSrc();
+  // trans(trans(x, inner), order): result dim i is the inner result's dim
+  // order[i], which is x's dim inner[order[i]]. Only without encodings: the
+  // result encoding must stay the one the two steps inferred.
+  if (auto inner = getSrc().getDefiningOp<TransOp>()) {
+    if (!getType().getEncoding() && !inner.getSrc().getType().getEncoding()) {
+      SmallVector<int32_t> composed;
+      for (int32_t dim : order)
+        composed.push_back(inner.getOrder()[dim]);
+      setOrder(composed);
+      getSrcMutable().assign(inner.getSrc());
+      return getResult();
+    }
+  }
   return resplat(adaptor.getSrc(), getType());
 }
 
