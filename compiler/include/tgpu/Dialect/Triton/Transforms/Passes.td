@@ -29,4 +29,20 @@ def TritonCombineOps : Pass<"triton-combine", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def TritonReorderBroadcast : Pass<"triton-reorder-broadcast", "mlir::ModuleOp"> {
+  let summary = "compute elementwise ops before broadcasts and splats";
+  let description = [{
+    An elementwise op without memory effects computes on fewer elements
+    when it runs before the op that replicates its operands:
+    - `f(splat a, splat b, ...)` (splat constants included) becomes
+      `splat(f(a, b, ...))` on scalars;
+    - `f(broadcast a, ...)` whose other operands are broadcasts of the
+      same source type or splats becomes `broadcast(f(a, ...))`, the
+      splats re-made in the source's shape.
+    The tt.broadcast and tt.expand_dims canonicalizations run with them,
+    so that broadcasts meet and merge.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif
