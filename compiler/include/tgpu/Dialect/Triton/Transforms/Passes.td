@@ -45,4 +45,20 @@ def TritonReorderBroadcast : Pass<"triton-reorder-broadcast", "mlir::ModuleOp"> 
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def TritonLoopInvariantCodeMotion : Pass<"triton-licm", "mlir::ModuleOp"> {
+  let summary = "loop-invariant code motion that also hoists loads";
+  let description = [{
+    MLIR's loop-invariant code motion (speculatable ops without memory
+    effects whose operands are defined outside the loop move before it),
+    innermost loops first, plus: a `tt.load` of loop-invariant operands
+    leaves an `scf.for` whose body, nested ops included, only reads
+    memory (nothing in the loop can change what it reads). The hoisted
+    load runs even when the loop would run no iteration, so its mask gets
+    `lowerBound < upperBound` (splat to the mask's shape, and-ed with the
+    old mask): it then reads nothing in that case. Volatile loads and
+    block-pointer loads (which take no mask) stay.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif
