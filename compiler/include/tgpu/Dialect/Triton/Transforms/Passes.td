@@ -61,4 +61,18 @@ def TritonLoopInvariantCodeMotion : Pass<"triton-licm", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def TritonLoopAwareCSE : Pass<"triton-loop-aware-cse", "mlir::ModuleOp"> {
+  let summary = "merge scf.for iteration arguments that always hold the same value";
+  let description = [{
+    Two iteration arguments of an `scf.for` hold the same value in every
+    iteration when they start from the same value and their yielded values
+    are computed alike from values that are the same, assuming (to
+    follow cycles through the loop) that the two arguments are. Such
+    arguments are merged, then CSE and the `scf.for` canonicalizations
+    remove what became redundant. CSE also runs first, so that equal
+    values defined outside loops are one value.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 #endif
