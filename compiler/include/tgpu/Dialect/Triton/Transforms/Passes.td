@@ -75,4 +75,17 @@ def TritonLoopAwareCSE : Pass<"triton-loop-aware-cse", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::scf::SCFDialect"];
 }
 
+def TritonLoopUnroll : Pass<"triton-loop-unroll", "mlir::ModuleOp"> {
+  let summary = "unroll scf.for loops marked with tt.loop_unroll_factor";
+  let description = [{
+    An `scf.for` with an integer `tt.loop_unroll_factor` above 1 is
+    unrolled by that factor (MLIR's scf unroller); the iterations the
+    unrolled loop cannot cover run in an epilogue loop, which gets
+    `tt.num_stages = 1` so that the software pipeliner leaves it alone.
+    The attribute is removed from unrolled loops. A factor that is not an
+    integer is a warning at the loop, as is a loop the unroller refuses.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 #endif
