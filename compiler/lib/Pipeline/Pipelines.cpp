@@ -5,6 +5,7 @@
 
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
+#include "tgpu/Dialect/Triton/Transforms/Passes.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -13,12 +14,17 @@
 
 using namespace mlir;
 
+// make_ttir without triton-rewrite-tensor-pointer (not in tgpu yet) and
+// triton-rewrite-tensor-descriptor-to-pointer (before sm_90 only; this
+// pipeline is target-independent).
 void mlir::tgpu::buildTtirPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTritonCombineOps());
+  pm.addPass(createTritonReorderBroadcast());
   pm.addPass(createCSEPass());
   pm.addPass(createSymbolDCEPass());
-  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createTritonLoopUnroll());
 }
 
 void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
@@ -65,8 +71,9 @@ void mlir::tgpu::registerPipelines() {
       buildTtgirToLlvmPipeline);
   PassPipelineRegistration<>(
       "tgpu-ttir-pipeline",
-      "make_ttir's target-independent part: inline, canonicalize, cse, "
-      "symbol-dce, loop-invariant-code-motion",
+      "make_ttir's target-independent part: inline, canonicalize, "
+      "triton-combine, triton-reorder-broadcast, cse, symbol-dce, "
+      "triton-loop-unroll",
       buildTtirPipeline);
   PassPipelineRegistration<TtgirPipelineOptions>(
       "tgpu-ttir-to-ttgir",
