@@ -88,4 +88,25 @@ def TritonLoopUnroll : Pass<"triton-loop-unroll", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def TritonRewriteTensorPointer
+    : Pass<"triton-rewrite-tensor-pointer", "mlir::ModuleOp"> {
+  let summary = "block pointers to tensors of pointers with masks";
+  let description = [{
+    Removes `tt.make_tensor_ptr` and `tt.advance`: a block pointer is its
+    base, shape and strides (fixed) and its i64 offsets (moved by
+    `tt.advance`), and only the offsets are carried through `scf.for`
+    iteration arguments and `scf.if` results. A `tt.load` or `tt.store`
+    through a block pointer becomes one through the tensor of pointers
+    `base + sum_i (offset_i + index_i) * stride_i`, masked by
+    `0 <= offset_i + index_i < shape_i` over the `boundaryCheck` dims,
+    a load's masked-off elements being its `padding` (zero or NaN).
+
+    Block pointers that cannot be traced to their `tt.make_tensor_ptr`
+    through these ops (function arguments, `scf.while`, calls, branches),
+    and loops or ifs whose block pointers differ in base, shape or
+    strides between paths, are errors at the op concerned.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif
