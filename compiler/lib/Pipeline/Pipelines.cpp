@@ -1,6 +1,6 @@
 // The named pipelines. The order follows Triton 3.6's make_ttir and
 // make_ttgir (NVIDIA backend), leaving out the passes tgpu does not have yet
-// (tensor-pointer rewriting, tensor-core matmul, pipelining, ...).
+// (tensor-descriptor rewriting, wgmma, pipelining, ...).
 #include "tgpu/Pipeline/Pipelines.h"
 
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
@@ -14,11 +14,11 @@
 
 using namespace mlir;
 
-// make_ttir without triton-rewrite-tensor-pointer (not in tgpu yet) and
-// triton-rewrite-tensor-descriptor-to-pointer (before sm_90 only; this
-// pipeline is target-independent).
+// make_ttir without triton-rewrite-tensor-descriptor-to-pointer (which
+// Triton runs before sm_90 only; this pipeline is target-independent).
 void mlir::tgpu::buildTtirPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
+  pm.addPass(createTritonRewriteTensorPointer());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTritonCombineOps());
   pm.addPass(createTritonReorderBroadcast());
@@ -71,9 +71,9 @@ void mlir::tgpu::registerPipelines() {
       buildTtgirToLlvmPipeline);
   PassPipelineRegistration<>(
       "tgpu-ttir-pipeline",
-      "make_ttir's target-independent part: inline, canonicalize, "
-      "triton-combine, triton-reorder-broadcast, cse, symbol-dce, "
-      "triton-loop-unroll",
+      "make_ttir's target-independent part: inline, "
+      "triton-rewrite-tensor-pointer, canonicalize, triton-combine, "
+      "triton-reorder-broadcast, cse, symbol-dce, triton-loop-unroll",
       buildTtirPipeline);
   PassPipelineRegistration<TtgirPipelineOptions>(
       "tgpu-ttir-to-ttgir",
