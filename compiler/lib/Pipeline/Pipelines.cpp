@@ -38,18 +38,19 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonGPUCoalesce());
   pm.addPass(createTritonGPURemoveLayoutConversions());
   // Triton's accelerate-matmul and a second remove-layout-conversions (only
-  // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize, LICM,
-  // canonicalize; the software pipeliner and prefetching would come next,
-  // and a last remove-layout-conversions ends the stage.
+  // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize,
+  // triton-licm, canonicalize; the software pipeliner would come next, then
+  // canonicalize and loop-aware CSE before prefetching, and a last
+  // remove-layout-conversions ends the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
   }
-  pm.addPass(createCSEPass());
+  pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createTritonLoopInvariantCodeMotion());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
 }
 
