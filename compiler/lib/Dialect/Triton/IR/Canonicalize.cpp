@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TensorEncoding.h"
 
 using namespace mlir;
 using namespace mlir::triton;
@@ -124,8 +125,16 @@ LogicalResult ExpandDimsOp::canonicalize(ExpandDimsOp op,
   RankedTensorType srcType = broadcast.getSrc().getType();
   SmallVector<int64_t> shape(srcType.getShape());
   shape.insert(shape.begin() + op.getAxis(), 1);
-  auto expandedType = RankedTensorType::get(shape, srcType.getElementType(),
-                                            op.getType().getEncoding());
+  Attribute encoding = op.getType().getEncoding();
+  // The smaller type must be one its encoding allows (a layout made for one
+  // shape, as #ttg.linear, fits no other). A verified broadcast implies it;
+  // it is checked here rather than assumed.
+  if (auto verifiable = dyn_cast_or_null<VerifiableTensorEncoding>(encoding))
+    if (failed(verifiable.verifyEncoding(shape, srcType.getElementType(),
+                                         [] { return InFlightDiagnostic(); })))
+      return failure();
+  auto expandedType =
+      RankedTensorType::get(shape, srcType.getElementType(), encoding);
   auto expanded = ExpandDimsOp::create(rewriter, op.getLoc(), expandedType,
                                        broadcast.getSrc(), op.getAxis());
   rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(),

@@ -19,7 +19,9 @@ def TritonCombineOps : Pass<"triton-combine", "mlir::ModuleOp"> {
       `tt.constancy` hints carry over;
     - `select(c, load(p, splat(c), x), y)` becomes `load(p, splat(c), y)`;
     - `reduce_add(mul(broadcast(expand_dims(x, 2)), broadcast(expand_dims(y, 0))), axis 1)`
-      becomes `dot(x, y, 0)` when M, N and K are all at least 16;
+      becomes `dot(x, y, 0)` when M, N and K are all at least 16, with
+      `inputPrecision = tf32` for f32 operands as Triton does (the
+      products are then rounded to tf32);
     - a rank-1 `tt.reshape` used only by single-operand `tt.reduce` and
       unmasked `tt.histogram` may reorder its elements (`allow_reorder`):
       neither cares about element order;
