@@ -225,3 +225,20 @@ tt.func @trans_chains(%t: tensor<2x4x8xf32>, %u: tensor<2x4xf32>) -> (tensor<8x2
   %e = tt.trans %d {order = array<i32: 1, 0>} : tensor<4x2xf32> -> tensor<2x4xf32>
   tt.return %b, %c, %e : tensor<8x2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// With layouts too: transposing a layout permutes its dims, so two
+// transposes back to the source's type are no op at all.
+#bl = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blT = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func @trans_chain_layouts
+// CHECK-SAME: (%[[X:.*]]: tensor<16x32xf32, #{{.*}}>)
+// CHECK-NEXT: tt.return %[[X]]
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @trans_chain_layouts(%x: tensor<16x32xf32, #bl>) -> tensor<16x32xf32, #bl> {
+  %a = tt.trans %x {order = array<i32: 1, 0>} : tensor<16x32xf32, #bl> -> tensor<32x16xf32, #blT>
+  %b = tt.trans %a {order = array<i32: 1, 0>} : tensor<32x16xf32, #blT> -> tensor<16x32xf32, #bl>
+  tt.return %b : tensor<16x32xf32, #bl>
+}
+}

@@ -854,17 +854,16 @@ OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
   if (identity && getSrc().getType() == getType())
     return getSrc();
   // trans(trans(x, inner), order): result dim i is the inner result's dim
-  // order[i], which is x's dim inner[order[i]]. Only without encodings: the
-  // result encoding must stay the one the two steps inferred.
+  // order[i], which is x's dim inner[order[i]]. With layouts, transposing a
+  // layout permutes its output dims, so the result layout is x's permuted
+  // by the composed order as it was x's permuted twice.
   if (auto inner = getSrc().getDefiningOp<TransOp>()) {
-    if (!getType().getEncoding() && !inner.getSrc().getType().getEncoding()) {
-      SmallVector<int32_t> composed;
-      for (int32_t dim : order)
-        composed.push_back(inner.getOrder()[dim]);
-      setOrder(composed);
-      getSrcMutable().assign(inner.getSrc());
-      return getResult();
-    }
+    SmallVector<int32_t> composed;
+    for (int32_t dim : order)
+      composed.push_back(inner.getOrder()[dim]);
+    setOrder(composed);
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
   }
   return resplat(adaptor.getSrc(), getType());
 }

@@ -706,8 +706,8 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
     layouts match (`ttg.convert_layout` moves it otherwise); the
     canonicalizer turns an identity `trans` of distributed tensors into a
     `ttg.convert_layout`. An identity `trans` that changes no type folds
-    away, and `trans(trans x)` of tensors without encodings folds into one
-    `trans` of the composed order.
+    away, and `trans(trans x)` folds into one `trans` of the composed
+    order.
 
     ```mlir
     tt.func @f(%t: tensor<4x8xf32>) {
