@@ -28,8 +28,12 @@ SplatElementsAttr splatConstant(Value v) {
   return dyn_cast<SplatElementsAttr>(value);
 }
 
+// A splat of a scalar or a splat constant. (A splat of a tensor, which
+// Triton's verifier allows, has no scalar to compute on.)
 bool isSplatLike(Value v) {
-  return v.getDefiningOp<tt::SplatOp>() || splatConstant(v);
+  if (auto splat = v.getDefiningOp<tt::SplatOp>())
+    return !isa<ShapedType>(splat.getSrc().getType());
+  return static_cast<bool>(splatConstant(v));
 }
 
 // The elementwise ops these patterns may rebuild on other shapes: pure
