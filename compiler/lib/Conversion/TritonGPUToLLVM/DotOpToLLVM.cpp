@@ -56,8 +56,17 @@ registerOwners(const LinearLayout &layout) {
   return owners;
 }
 
+// An operand element as the accumulator type. `elem` is the operand's element
+// type before lowering: 8-bit floats arrive as i8 bit patterns and are decoded
+// (exactly: every f8E5M2 / f8E4M3FN value is an f16 and a bf16 too), while
+// integers are sign-extended.
 Value toAccumulatorType(ConversionPatternRewriter &rewriter, Location loc,
-                        Value v, Type acc) {
+                        Value v, Type elem, Type acc) {
+  if (isa<Float8E5M2Type, Float8E4M3FNType>(elem)) {
+    v = emitFp8ToF32(rewriter, loc, v, elem);
+    if (acc.getIntOrFloatBitWidth() < 32)
+      return LLVM::FPTruncOp::create(rewriter, loc, acc, v);
+  }
   Type t = v.getType();
   if (t == acc)
     return v;
@@ -98,6 +107,7 @@ struct FmaDotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     SmallVector<Value> acc = unpackValues(rewriter, loc, adaptor.getC());
     Type accType = getTypeConverter()->convertType(cType.getElementType());
     bool isFloat = isa<FloatType>(accType);
+    Type aElem = aType.getElementType(), bElem = bType.getElementType();
     int64_t K = aType.getDimSize(1);
     for (int32_t r = 0, e = c->getInDimSize("register"); r < e; ++r) {
       SmallVector<int32_t> mn = layoutCoords(*c, "register", r);
@@ -108,8 +118,10 @@ struct FmaDotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
         if (ai == aOwners.end() || bi == bOwners.end())
           return op.emitError("an operand element of the dot is not held "
                               "by the thread that needs it");
-        Value x = toAccumulatorType(rewriter, loc, aVals[ai->second], accType);
-        Value y = toAccumulatorType(rewriter, loc, bVals[bi->second], accType);
+        Value x =
+            toAccumulatorType(rewriter, loc, aVals[ai->second], aElem, accType);
+        Value y =
+            toAccumulatorType(rewriter, loc, bVals[bi->second], bElem, accType);
         sum = isFloat ? Value(LLVM::FMAOp::create(rewriter, loc, x, y, sum))
                       : Value(LLVM::AddOp::create(
                             rewriter, loc, sum,
@@ -126,6 +138,23 @@ struct FmaDotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
 };
 
 } // namespace
+
+LogicalResult mlir::tgpu::checkDotOpsLowerable(ModuleOp module) {
+  WalkResult result = module.walk([](tt::DotOp op) {
+    for (Value operand : {op.getA(), op.getB()}) {
+      Type elem = getElementTypeOrSelf(operand.getType());
+      if (isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() == 8 &&
+          !isa<Float8E5M2Type, Float8E4M3FNType>(elem)) {
+        op.emitError("tt.dot with ")
+            << elem
+            << " operands is not supported yet (f8E5M2 and f8E4M3FN are)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 void mlir::tgpu::populateDotOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {

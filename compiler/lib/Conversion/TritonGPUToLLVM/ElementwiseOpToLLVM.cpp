@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tgpu;
@@ -191,77 +192,132 @@ struct ExternElementwiseLowering
   }
 };
 
-// tt.precise_sqrt, tt.precise_divf, tt.clampf and tt.mulhiui, register by
-// register: llvm.sqrt and fdiv select PTX's IEEE-rounded sqrt.rn / div.rn
-// (no approximation flags are set); clampf is max then min, NaN-propagating
-// (llvm.maximum/minimum: max.NaN on sm_80+) when propagateNan = all, else
-// maxnum/minnum; mulhiui is the high half of the double-width product
-// (mul.hi in PTX, what Triton's call of libdevice's __nv_umulhi becomes).
-template <typename SourceOp>
-struct ScalarTritonOpLowering : public ConvertOpToLLVMPattern<SourceOp> {
-  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+// The tt ops below are lowered register by register by one pattern,
+// RegisterwiseLowering<Op>: lowerRegister(op, ...) gives one register's
+// result from that register's operands (`elem` is the lowered result element
+// type). What has no lowering is refused before the conversion, with a
+// located error, by checkElementwiseOpsLowerable (checkLowerable below).
 
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type resultType = this->getTypeConverter()->convertType(op.getType());
-    Type elem = this->getTypeConverter()->convertType(
-        getElementTypeOrSelf(op.getType()));
-    if (!resultType || !elem)
-      return op.emitError("cannot lower ") << op.getType();
-    if constexpr (std::is_same_v<SourceOp, tt::MulhiUIOp>) {
-      unsigned width = elem.getIntOrFloatBitWidth();
-      if (width != 32 && width != 64)
-        return op.emitError("tt.mulhiui on ")
-               << elem << " has no GPU lowering (i32 and i64 do)";
-    }
-    Location loc = op.getLoc();
-    SmallVector<Value> results;
-    for (auto &args :
-         perRegister(rewriter, loc, SmallVector<Value>(adaptor.getOperands()),
-                     registerCount(resultType))) {
-      Value r;
-      if constexpr (std::is_same_v<SourceOp, tt::PreciseSqrtOp>) {
-        r = LLVM::SqrtOp::create(rewriter, loc, args[0]);
-      } else if constexpr (std::is_same_v<SourceOp, tt::PreciseDivFOp>) {
-        r = LLVM::FDivOp::create(rewriter, loc, args[0], args[1]);
-      } else if constexpr (std::is_same_v<SourceOp, tt::ClampFOp>) {
-        if (op.getPropagateNan() == tt::PropagateNan::ALL)
-          r = LLVM::MinimumOp::create(
-              rewriter, loc,
-              LLVM::MaximumOp::create(rewriter, loc, args[0], args[1]),
-              args[2]);
-        else
-          r = LLVM::MinNumOp::create(
-              rewriter, loc,
-              LLVM::MaxNumOp::create(rewriter, loc, args[0], args[1]),
-              args[2]);
-      } else {
-        // The high half of the double-width product: NVPTX selects
-        // mul.hi.u32 / mul.hi.u64 for it.
-        unsigned width = elem.getIntOrFloatBitWidth();
-        Type wide = rewriter.getIntegerType(2 * width);
-        Value product = LLVM::MulOp::create(
-            rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, wide, args[0]),
-            LLVM::ZExtOp::create(rewriter, loc, wide, args[1]));
-        Value shift = LLVM::ConstantOp::create(
-            rewriter, loc, wide, rewriter.getIntegerAttr(wide, width));
-        r = LLVM::TruncOp::create(
-            rewriter, loc, elem,
-            LLVM::LShrOp::create(rewriter, loc, product, shift));
-      }
-      results.push_back(r);
-    }
-    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, results));
-    return success();
+// tt.precise_sqrt and tt.precise_divf: llvm.sqrt and fdiv select PTX's
+// IEEE-rounded sqrt.rn / div.rn (no approximation flags are set).
+Value lowerRegister(tt::PreciseSqrtOp, RewriterBase &rewriter, Location loc,
+                    Type, ValueRange args) {
+  return LLVM::SqrtOp::create(rewriter, loc, args[0]);
+}
+
+Value lowerRegister(tt::PreciseDivFOp, RewriterBase &rewriter, Location loc,
+                    Type, ValueRange args) {
+  return LLVM::FDivOp::create(rewriter, loc, args[0], args[1]);
+}
+
+// tt.clampf: max then min, NaN-propagating (llvm.maximum/minimum: max.NaN on
+// sm_80+) when propagateNan = all, else maxnum/minnum.
+Value lowerRegister(tt::ClampFOp op, RewriterBase &rewriter, Location loc, Type,
+                    ValueRange args) {
+  if (op.getPropagateNan() == tt::PropagateNan::ALL)
+    return LLVM::MinimumOp::create(
+        rewriter, loc, LLVM::MaximumOp::create(rewriter, loc, args[0], args[1]),
+        args[2]);
+  return LLVM::MinNumOp::create(
+      rewriter, loc, LLVM::MaxNumOp::create(rewriter, loc, args[0], args[1]),
+      args[2]);
+}
+
+// tt.mulhiui: the high half of the double-width product (NVPTX selects
+// mul.hi.u32 / mul.hi.u64, what Triton's call of libdevice's __nv_umulhi
+// becomes).
+LogicalResult checkLowerable(tt::MulhiUIOp op) {
+  Type elem = getElementTypeOrSelf(op.getType());
+  unsigned width = elem.getIntOrFloatBitWidth();
+  if (width != 32 && width != 64)
+    return op.emitError("tt.mulhiui on ")
+           << elem << " has no GPU lowering (i32 and i64 do)";
+  return success();
+}
+
+Value lowerRegister(tt::MulhiUIOp, RewriterBase &rewriter, Location loc,
+                    Type elem, ValueRange args) {
+  unsigned width = elem.getIntOrFloatBitWidth();
+  Type wide = rewriter.getIntegerType(2 * width);
+  Value product = LLVM::MulOp::create(
+      rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, wide, args[0]),
+      LLVM::ZExtOp::create(rewriter, loc, wide, args[1]));
+  Value shift = LLVM::ConstantOp::create(rewriter, loc, wide,
+                                         rewriter.getIntegerAttr(wide, width));
+  return LLVM::TruncOp::create(
+      rewriter, loc, elem, LLVM::LShrOp::create(rewriter, loc, product, shift));
+}
+
+// tt.int_to_ptr, tt.ptr_to_int and tt.bitcast, on scalars (a pointer loaded
+// from a table) and tensors alike. A bitcast to its own type (Philox rounds
+// in tl.rand bitcast i32 to i32) is the value.
+Value lowerRegister(tt::IntToPtrOp, RewriterBase &rewriter, Location loc,
+                    Type elem, ValueRange args) {
+  return LLVM::IntToPtrOp::create(rewriter, loc, elem, args[0]);
+}
+
+Value lowerRegister(tt::PtrToIntOp, RewriterBase &rewriter, Location loc,
+                    Type elem, ValueRange args) {
+  return LLVM::PtrToIntOp::create(rewriter, loc, elem, args[0]);
+}
+
+Value lowerRegister(tt::BitcastOp, RewriterBase &rewriter, Location loc,
+                    Type elem, ValueRange args) {
+  Value v = args[0];
+  if (v.getType() == elem)
+    return v;
+  if (isa<LLVM::LLVMPointerType>(elem))
+    return LLVM::AddrSpaceCastOp::create(rewriter, loc, elem, v);
+  return LLVM::BitcastOp::create(rewriter, loc, elem, v);
+}
+
+// tt.fp_to_fp: from f8E5M2 / f8E4M3FN to a wider float exactly (through f32:
+// every such value is an f16 and a bf16 too), and between f16, bf16, f32 and
+// f64 (fpext; fptrunc, which rounds to nearest even, for rounding = rtne).
+// Rounding toward zero and conversions to 8-bit floats are refused.
+bool isLowerableFp8(Type t) { return isa<Float8E5M2Type, Float8E4M3FNType>(t); }
+
+bool isWideFloat(Type t) {
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(t);
+}
+
+LogicalResult checkLowerable(tt::FpToFpOp op) {
+  Type from = getElementTypeOrSelf(op.getSrc().getType());
+  Type to = getElementTypeOrSelf(op.getType());
+  if (!isWideFloat(to) || !(isWideFloat(from) || isLowerableFp8(from)))
+    return op.emitError("tt.fp_to_fp from ")
+           << from << " to " << to
+           << " is not supported yet (from f8E5M2, f8E4M3FN, f16, bf16, f32 "
+              "or f64 to f16, bf16, f32 or f64 is)";
+  bool narrows = isWideFloat(from) &&
+                 from.getIntOrFloatBitWidth() >= to.getIntOrFloatBitWidth();
+  if (narrows && from != to && op.getRounding() == tt::RoundingMode::RTZ)
+    return op.emitError("tt.fp_to_fp with rounding = rtz is not supported "
+                        "yet (rtne is)");
+  return success();
+}
+
+Value lowerRegister(tt::FpToFpOp op, RewriterBase &rewriter, Location loc,
+                    Type elem, ValueRange args) {
+  Type from = getElementTypeOrSelf(op.getSrc().getType());
+  Value v = args[0];
+  if (isLowerableFp8(from)) {
+    v = emitFp8ToF32(rewriter, loc, v, from);
+    from = rewriter.getF32Type();
   }
-};
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = elem.getIntOrFloatBitWidth();
+  if (from == elem)
+    return v;
+  if (fromBits == toBits) // f16 <-> bf16: exactly to f32, then rounded
+    v = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), v);
+  if (fromBits < toBits)
+    return LLVM::FPExtOp::create(rewriter, loc, elem, v);
+  return LLVM::FPTruncOp::create(rewriter, loc, elem, v);
+}
 
-// tt.int_to_ptr, tt.ptr_to_int and tt.bitcast, register by register, on
-// scalars (a pointer loaded from a table) and tensors alike. A bitcast to
-// its own type (Philox rounds in tl.rand bitcast i32 to i32) is the value.
 template <typename SourceOp>
-struct CastLowering : public ConvertOpToLLVMPattern<SourceOp> {
+struct RegisterwiseLowering : public ConvertOpToLLVMPattern<SourceOp> {
   using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
 
   LogicalResult
@@ -276,26 +332,25 @@ struct CastLowering : public ConvertOpToLLVMPattern<SourceOp> {
     SmallVector<Value> results;
     for (auto &args :
          perRegister(rewriter, loc, SmallVector<Value>(adaptor.getOperands()),
-                     registerCount(resultType))) {
-      Value v = args[0];
-      if (v.getType() == elem)
-        results.push_back(v);
-      else if constexpr (std::is_same_v<SourceOp, tt::IntToPtrOp>)
-        results.push_back(LLVM::IntToPtrOp::create(rewriter, loc, elem, v));
-      else if constexpr (std::is_same_v<SourceOp, tt::PtrToIntOp>)
-        results.push_back(LLVM::PtrToIntOp::create(rewriter, loc, elem, v));
-      else if (isa<LLVM::LLVMPointerType>(elem))
-        results.push_back(
-            LLVM::AddrSpaceCastOp::create(rewriter, loc, elem, v));
-      else
-        results.push_back(LLVM::BitcastOp::create(rewriter, loc, elem, v));
-    }
+                     registerCount(resultType)))
+      results.push_back(lowerRegister(op, rewriter, loc, elem, args));
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, results));
     return success();
   }
 };
 
 } // namespace
+
+LogicalResult mlir::tgpu::checkElementwiseOpsLowerable(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    LogicalResult ok = TypeSwitch<Operation *, LogicalResult>(op)
+                           .Case<tt::MulhiUIOp, tt::FpToFpOp>(
+                               [](auto op) { return checkLowerable(op); })
+                           .Default([](Operation *) { return success(); });
+    return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 FailureOr<LLVM::LLVMFuncOp> mlir::tgpu::getOrDeclareExternalFunction(
     RewriterBase &rewriter, Operation *op, StringRef name,
@@ -326,12 +381,12 @@ void mlir::tgpu::populateElementwiseOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &) {
   patterns.add<ArithMathOnTensors>(converter, patterns.getContext());
-  patterns
-      .add<SplatConstantLowering, AddPtrLowering, ExternElementwiseLowering,
-           ScalarTritonOpLowering<tt::PreciseSqrtOp>,
-           ScalarTritonOpLowering<tt::PreciseDivFOp>,
-           ScalarTritonOpLowering<tt::ClampFOp>,
-           ScalarTritonOpLowering<tt::MulhiUIOp>, CastLowering<tt::IntToPtrOp>,
-           CastLowering<tt::PtrToIntOp>, CastLowering<tt::BitcastOp>>(
-          converter);
+  patterns.add<
+      SplatConstantLowering, AddPtrLowering, ExternElementwiseLowering,
+      RegisterwiseLowering<tt::PreciseSqrtOp>,
+      RegisterwiseLowering<tt::PreciseDivFOp>,
+      RegisterwiseLowering<tt::ClampFOp>, RegisterwiseLowering<tt::MulhiUIOp>,
+      RegisterwiseLowering<tt::IntToPtrOp>,
+      RegisterwiseLowering<tt::PtrToIntOp>, RegisterwiseLowering<tt::BitcastOp>,
+      RegisterwiseLowering<tt::FpToFpOp>>(converter);
 }

@@ -126,7 +126,9 @@ public:
       return WalkResult::advance();
     });
     if (unsupported.wasInterrupted() ||
-        failed(mlir::tgpu::checkMathOpsLowerable(module)))
+        failed(mlir::tgpu::checkMathOpsLowerable(module)) ||
+        failed(mlir::tgpu::checkElementwiseOpsLowerable(module)) ||
+        failed(mlir::tgpu::checkDotOpsLowerable(module)))
       return signalPassFailure();
     rewriteFloatToBoolCasts(module);
     rewriteBoolToFloatCasts(module);

@@ -14,6 +14,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tgpu;
 namespace tt = mlir::triton;
@@ -439,4 +441,47 @@ Value mlir::tgpu::fromSharedMemoryValue(RewriterBase &rewriter, Location loc,
                                         Value v, Type elem) {
   return v.getType() == elem ? v
                              : LLVM::TruncOp::create(rewriter, loc, elem, v);
+}
+
+Value mlir::tgpu::emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
+                               Type fp8Type) {
+  if (!isa<Float8E5M2Type, Float8E4M3FNType>(fp8Type))
+    return nullptr;
+  Type i16 = rewriter.getI16Type();
+  auto c16 = [&](int v) {
+    return LLVM::ConstantOp::create(rewriter, loc, i16,
+                                    rewriter.getI16IntegerAttr(v));
+  };
+  Value wide = LLVM::ZExtOp::create(rewriter, loc, i16, bits);
+  Type f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type();
+  if (isa<Float8E5M2Type>(fp8Type)) {
+    // e5m2 is an f16 without its low 8 mantissa bits: same sign, exponent
+    // width and bias, so infinities and NaNs carry over too.
+    Value half = LLVM::BitcastOp::create(
+        rewriter, loc, f16, LLVM::ShlOp::create(rewriter, loc, wide, c16(8)));
+    return LLVM::FPExtOp::create(rewriter, loc, f32, half);
+  }
+  // e4m3fn (bias 7, no infinities, NaN only at S.1111.111): its exponent and
+  // mantissa moved to an f16's places read as the value times 2^-8, since
+  // f16's bias is 15, for normals and subnormals alike; scaling by 2^8 in f32
+  // is exact.
+  Value magnitude = LLVM::AndOp::create(rewriter, loc, wide, c16(0x7F));
+  Value sign = LLVM::ShlOp::create(
+      rewriter, loc, LLVM::AndOp::create(rewriter, loc, wide, c16(0x80)),
+      c16(8));
+  Value half = LLVM::BitcastOp::create(
+      rewriter, loc, f16,
+      LLVM::OrOp::create(
+          rewriter, loc, sign,
+          LLVM::ShlOp::create(rewriter, loc, magnitude, c16(7))));
+  Value scaled = LLVM::FMulOp::create(
+      rewriter, loc, LLVM::FPExtOp::create(rewriter, loc, f32, half),
+      LLVM::ConstantOp::create(rewriter, loc, f32,
+                               rewriter.getF32FloatAttr(256.0f)));
+  Value isNan = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                     magnitude, c16(0x7F));
+  Value nan = LLVM::ConstantOp::create(
+      rewriter, loc, f32,
+      rewriter.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  return LLVM::SelectOp::create(rewriter, loc, isNan, nan, scaled);
 }

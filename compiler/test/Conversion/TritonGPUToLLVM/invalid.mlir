@@ -213,7 +213,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @mulhi_i16(%x: i16) {
     // expected-error @below {{tt.mulhiui on 'i16' has no GPU lowering (i32 and i64 do)}}
-    // expected-error @below {{failed to legalize operation 'tt.mulhiui'}}
     %y = tt.mulhiui %x, %x : i16
     tt.return
   }
@@ -256,5 +255,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     // expected-error @below {{failed to legalize operation 'tt.dot'}}
     %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<16x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<16x8xf32, #mma>
     tt.return %d : tensor<16x8xf32, #mma>
+  }
+}
+
+// -----
+
+// Conversions to 8-bit floats have no lowering yet (they round, and Triton
+// picks per-architecture instructions for it).
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @to_fp8(%x: f32) {
+    // expected-error @below {{tt.fp_to_fp from 'f32' to 'f8E5M2' is not supported yet (from f8E5M2, f8E4M3FN, f16, bf16, f32 or f64 to f16, bf16, f32 or f64 is)}}
+    %y = tt.fp_to_fp %x, rounding = rtne : f32 -> f8E5M2
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rtz(%x: f32) {
+    // expected-error @below {{tt.fp_to_fp with rounding = rtz is not supported yet (rtne is)}}
+    %y = tt.fp_to_fp %x, rounding = rtz : f32 -> f16
+    tt.return
+  }
+}
+
+// -----
+
+// The FNUZ fp8 types (no negative zero, other biases) have no decoding yet.
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_fnuz(%a: tensor<1x1xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #c}>>, %b: tensor<1x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 1, parent = #c}>>, %acc: tensor<1x32xf32, #c>) {
+    // expected-error @below {{tt.dot with 'f8E4M3FNUZ' operands is not supported yet (f8E5M2 and f8E4M3FN are)}}
+    %d = tt.dot %a, %b, %acc : tensor<1x1xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 0, parent = #c}>> * tensor<1x32xf8E4M3FNUZ, #ttg.dot_op<{opIdx = 1, parent = #c}>> -> tensor<1x32xf32, #c>
+    tt.return
   }
 }

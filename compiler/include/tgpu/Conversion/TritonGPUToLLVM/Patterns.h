@@ -33,6 +33,10 @@ void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 // Fails, with a diagnostic, on a math op that has no GPU lowering.
 LogicalResult checkMathOpsLowerable(ModuleOp module);
+// The same for the tt element-wise ops (tt.fp_to_fp's type pairs and
+// rounding, tt.mulhiui's widths) and for tt.dot's operand types.
+LogicalResult checkElementwiseOpsLowerable(ModuleOp module);
+LogicalResult checkDotOpsLowerable(ModuleOp module);
 // Fails, with a located "not supported yet" diagnostic, on the first op (or
 // function signature) that uses what tgpu reads and verifies but does not
 // compile: warp specialization and the pipeliner's ttg ops, tt.map_elementwise,

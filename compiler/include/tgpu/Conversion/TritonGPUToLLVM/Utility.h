@@ -118,6 +118,12 @@ SmallVector<Value> inlineCombineRegion(RewriterBase &rewriter, Block &body,
 std::optional<std::pair<LinearLayout, LinearLayout>>
 getLayoutsOrNone(RankedTensorType a, RankedTensorType b);
 
+// An 8-bit float, held as its i8 bit pattern (how the type converter lowers
+// the f8 types), as the f32 of the same value, exactly. f8E5M2 and f8E4M3FN
+// (Triton's fp8e5 and fp8e4nv) have lowerings; other f8 types give nullptr.
+Value emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
+                   Type fp8Type);
+
 // The row-major linear index of `coords` in `shape`.
 Value linearize(RewriterBase &rewriter, Location loc, ArrayRef<Value> coords,
                 ArrayRef<int64_t> shape);

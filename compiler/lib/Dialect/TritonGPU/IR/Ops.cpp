@@ -329,14 +329,23 @@ LogicalResult LocalStoreOp::verify() {
   return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getSrc().getType()), buffer);
 }
 
-static LogicalResult verifySameBuffer(Operation *op, MemDescType src, MemDescType dst) {
-  if (src.getElementType() != dst.getElementType())
-    return op->emitOpError("view must keep the element type");
+// What no view of a buffer may change: its memory space and mutability.
+static LogicalResult verifySameMemory(Operation *op, MemDescType src,
+                                      MemDescType dst) {
   if (src.getMemorySpace() != dst.getMemorySpace())
     return op->emitOpError("view must keep the memory space");
   if (src.getMutableMemory() != dst.getMutableMemory())
     return op->emitOpError("view must keep mutability");
   return success();
+}
+
+// The same and the element type, for the views that check it last (those
+// with Triton's own element-type text check it first themselves).
+static LogicalResult verifySameBuffer(Operation *op, MemDescType src,
+                                      MemDescType dst) {
+  if (src.getElementType() != dst.getElementType())
+    return op->emitOpError("view must keep the element type");
+  return verifySameMemory(op, src, dst);
 }
 
 // Checks and texts in Triton's order: memdesc_index drops the leading
@@ -359,7 +368,7 @@ LogicalResult MemDescIndexOp::verify() {
     return emitError("src and result must both have or not have an encoding");
   if (dst.getAllocShape() != dst.getShape())
     return emitError("alloc shape must match shape for both result and src");
-  return verifySameBuffer(*this, src, dst);
+  return verifySameMemory(*this, src, dst);
 }
 
 // Triton's rules and texts: a tile of the source at offsets that are
@@ -378,7 +387,7 @@ LogicalResult MemDescSubsliceOp::verify() {
   if (static_cast<bool>(src.getEncoding()) !=
       static_cast<bool>(dst.getEncoding()))
     return emitError("src and result must both have or not have an encoding");
-  if (failed(verifySameBuffer(*this, src, dst)))
+  if (failed(verifySameMemory(*this, src, dst)))
     return failure();
   SmallVector<int64_t> splitDims;
   for (int64_t d = 0; d < src.getRank(); ++d) {

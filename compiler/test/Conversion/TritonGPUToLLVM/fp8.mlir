@@ -1,0 +1,88 @@
+// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory --convert-triton-gpu-to-llvm | FileCheck %s
+
+// 8-bit floats arrive as their i8 bit patterns. f8E5M2 is the high byte of
+// the f16 of the same value: zero-extended, shifted left by 8, read as f16,
+// then extended. One register a thread (32 elements on one warp).
+// CHECK-LABEL: llvm.func @e5m2_to_f32
+// CHECK: %[[B:.*]] = llvm.zext %{{.*}} : i8 to i16
+// CHECK: %[[S:.*]] = llvm.shl %[[B]], %{{.*}} : i16
+// CHECK: %[[H:.*]] = llvm.bitcast %[[S]] : i16 to f16
+// CHECK: llvm.fpext %[[H]] : f16 to f32
+// CHECK-NOT: llvm.fmul
+// CHECK: llvm.return
+// The exact values, constants folded by LLVM: Tools/tgpu-compile/fp8_values.ttir.
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @e5m2_to_f32(%x: tensor<32xf8E5M2, #b>) -> tensor<32xf32, #b> {
+    %y = tt.fp_to_fp %x : tensor<32xf8E5M2, #b> -> tensor<32xf32, #b>
+    tt.return %y : tensor<32xf32, #b>
+  }
+}
+
+// -----
+
+// f8E4M3FN (bias 7): the 7 magnitude bits moved to an f16's exponent and
+// mantissa places (shift by 7) with the sign on top, read as f16, extended,
+// and scaled by 2^8 = 15 - 7 biases; the one NaN pattern (magnitude 0x7F)
+// is selected. To f16 the f32 is truncated (exact).
+// CHECK-LABEL: llvm.func @e4m3_to_f16
+// CHECK: %[[B:.*]] = llvm.zext %{{.*}} : i8 to i16
+// CHECK: %[[M:.*]] = llvm.and %[[B]], %{{.*}} : i16
+// CHECK: %[[SIGN:.*]] = llvm.and %[[B]], %{{.*}} : i16
+// CHECK: %[[SH:.*]] = llvm.shl %[[SIGN]], %{{.*}} : i16
+// CHECK: %[[MS:.*]] = llvm.shl %[[M]], %{{.*}} : i16
+// CHECK: %[[OR:.*]] = llvm.or %[[SH]], %[[MS]] : i16
+// CHECK: %[[H:.*]] = llvm.bitcast %[[OR]] : i16 to f16
+// CHECK: %[[W:.*]] = llvm.fpext %[[H]] : f16 to f32
+// CHECK: %[[SCALE:.*]] = llvm.mlir.constant(2.560000e+02 : f32)
+// CHECK: %[[V:.*]] = llvm.fmul %[[W]], %[[SCALE]] : f32
+// CHECK: %[[ISNAN:.*]] = llvm.icmp "eq" %[[M]], %{{.*}} : i16
+// CHECK: %[[NAN:.*]] = llvm.mlir.constant(0x7FC00000 : f32)
+// CHECK: %[[R:.*]] = llvm.select %[[ISNAN]], %[[NAN]], %[[V]] : i1, f32
+// CHECK: llvm.fptrunc %[[R]] : f32 to f16
+// CHECK: llvm.return
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @e4m3_to_f16(%x: tensor<32xf8E4M3FN, #b>) -> tensor<32xf16, #b> {
+    %y = tt.fp_to_fp %x : tensor<32xf8E4M3FN, #b> -> tensor<32xf16, #b>
+    tt.return %y : tensor<32xf16, #b>
+  }
+}
+
+// -----
+
+// Between the wide floats: fpext widens; rtne narrowing is fptrunc; f16 to
+// bf16 goes through f32 (exact) and is rounded from there.
+// CHECK-LABEL: llvm.func @wide
+// CHECK: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
+// CHECK: %[[E:.*]] = llvm.fpext %{{.*}} : f16 to f32
+// CHECK: llvm.fptrunc %[[E]] : f32 to bf16
+// CHECK: llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wide(%h: f16) -> (f32, bf16, bf16) {
+    %w = tt.fp_to_fp %h : f16 -> f32
+    %n = tt.fp_to_fp %w, rounding = rtne : f32 -> bf16
+    %x = tt.fp_to_fp %h, rounding = rtne : f16 -> bf16
+    tt.return %w, %n, %x : f32, bf16, bf16
+  }
+}
+
+// -----
+
+// The FMA-path dot decodes fp8 operands before multiplying: a 1x1x1 product
+// of two f8E5M2 values accumulated in f32 is one fma of two decoded values.
+// CHECK-LABEL: llvm.func @dot_e5m2
+// CHECK: %[[A:.*]] = llvm.bitcast %{{.*}} : i16 to f16
+// CHECK: %[[AF:.*]] = llvm.fpext %[[A]] : f16 to f32
+// CHECK: %[[B:.*]] = llvm.bitcast %{{.*}} : i16 to f16
+// CHECK: %[[BF:.*]] = llvm.fpext %[[B]] : f16 to f32
+// CHECK: llvm.intr.fma(%[[AF]], %[[BF]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NOT: llvm.sitofp
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_e5m2(%a: tensor<1x1xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #c}>>, %b: tensor<1x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #c}>>, %acc: tensor<1x32xf32, #c>) -> tensor<1x32xf32, #c> {
+    %d = tt.dot %a, %b, %acc : tensor<1x1xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #c}>> * tensor<1x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #c}>> -> tensor<1x32xf32, #c>
+    tt.return %d : tensor<1x32xf32, #c>
+  }
+}
