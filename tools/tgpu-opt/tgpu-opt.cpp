@@ -7,6 +7,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
+#include "tgpu/Dialect/Triton/Transforms/Passes.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
@@ -29,6 +30,7 @@ int main(int argc, char **argv) {
   mlir::registerConversionPasses();
   mlir::tgpu::registerTritonToTritonGPUPasses();
   mlir::tgpu::registerTritonGPUToLLVMPasses();
+  mlir::tgpu::registerTritonTransformsPasses();
   mlir::tgpu::registerTritonGPUTransformsPasses();
   mlir::tgpu::registerTestPasses();
   mlir::tgpu::registerPipelines();

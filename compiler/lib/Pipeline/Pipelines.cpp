@@ -1,10 +1,11 @@
 // The named pipelines. The order follows Triton 3.6's make_ttir and
 // make_ttgir (NVIDIA backend), leaving out the passes tgpu does not have yet
-// (tensor-pointer rewriting, tensor-core matmul, pipelining, ...).
+// (tensor-descriptor rewriting, wgmma, pipelining, ...).
 #include "tgpu/Pipeline/Pipelines.h"
 
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
+#include "tgpu/Dialect/Triton/Transforms/Passes.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -13,12 +14,17 @@
 
 using namespace mlir;
 
+// make_ttir without triton-rewrite-tensor-descriptor-to-pointer (which
+// Triton runs before sm_90 only; this pipeline is target-independent).
 void mlir::tgpu::buildTtirPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
+  pm.addPass(createTritonRewriteTensorPointer());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTritonCombineOps());
+  pm.addPass(createTritonReorderBroadcast());
   pm.addPass(createCSEPass());
   pm.addPass(createSymbolDCEPass());
-  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createTritonLoopUnroll());
 }
 
 void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
@@ -32,18 +38,19 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonGPUCoalesce());
   pm.addPass(createTritonGPURemoveLayoutConversions());
   // Triton's accelerate-matmul and a second remove-layout-conversions (only
-  // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize, LICM,
-  // canonicalize; the software pipeliner and prefetching would come next,
-  // and a last remove-layout-conversions ends the stage.
+  // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize,
+  // triton-licm, canonicalize; the software pipeliner would come next, then
+  // canonicalize and loop-aware CSE before prefetching, and a last
+  // remove-layout-conversions ends the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
   }
-  pm.addPass(createCSEPass());
+  pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createTritonLoopInvariantCodeMotion());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
 }
 
@@ -65,8 +72,9 @@ void mlir::tgpu::registerPipelines() {
       buildTtgirToLlvmPipeline);
   PassPipelineRegistration<>(
       "tgpu-ttir-pipeline",
-      "make_ttir's target-independent part: inline, canonicalize, cse, "
-      "symbol-dce, loop-invariant-code-motion",
+      "make_ttir's target-independent part: inline, "
+      "triton-rewrite-tensor-pointer, canonicalize, triton-combine, "
+      "triton-reorder-broadcast, cse, symbol-dce, triton-loop-unroll",
       buildTtirPipeline);
   PassPipelineRegistration<TtgirPipelineOptions>(
       "tgpu-ttir-to-ttgir",

@@ -850,6 +850,24 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int32_t> order = getOrder();
+  bool identity = llvm::all_of(llvm::enumerate(order), [](auto dim) {
+    return dim.value() == static_cast<int32_t>(dim.index());
+  });
+  if (identity && getSrc().getType() == getType())
+    return getSrc();
+  // trans(trans(x, inner), order): result dim i is the inner result's dim
+  // order[i], which is x's dim inner[order[i]]. With layouts, transposing a
+  // layout permutes its output dims, so the result layout is x's permuted
+  // by the composed order as it was x's permuted twice.
+  if (auto inner = getSrc().getDefiningOp<TransOp>()) {
+    SmallVector<int32_t> composed;
+    for (int32_t dim : order)
+      composed.push_back(inner.getOrder()[dim]);
+    setOrder(composed);
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
   return resplat(adaptor.getSrc(), getType());
 }
 

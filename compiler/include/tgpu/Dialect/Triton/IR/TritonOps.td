@@ -337,6 +337,10 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
     AxisInfo proves the pointers contiguous and aligned; it rejects block
     pointers.
 
+    The canonicalizer drops a constant all-true mask (and the `other`
+    with it) and replaces a load under a constant all-false mask by its
+    `other` when it has one.
+
     ```mlir
     tt.func @f(%ptrs: tensor<64x!tt.ptr<f16>>, %m: tensor<64xi1>, %o: tensor<64xf16>) {
       %a = tt.load %ptrs : tensor<64x!tt.ptr<f16>>
@@ -358,6 +362,7 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
     attr-dict `:` type($ptr)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite<GlobalMemory>]>,
@@ -381,6 +386,9 @@ def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite<GlobalMemory>]>,
     data to one address, and stores of different data by two programs to
     one byte, as undefined behaviour (`store-conflict`, `store-race`).
 
+    The canonicalizer drops a constant all-true mask and erases a store
+    under a constant all-false mask.
+
     ```mlir
     tt.func @f(%ptrs: tensor<64x!tt.ptr<f16>>, %v: tensor<64xf16>, %m: tensor<64xi1>) {
       tt.store %ptrs, %v, %m cacheModifier = wt : tensor<64x!tt.ptr<f16>>
@@ -398,6 +406,7 @@ def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite<GlobalMemory>]>,
     attr-dict `:` type($ptr)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [SameOperandsAndResultShape,
@@ -535,6 +544,10 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
     result's layout R (the layout `tt.reduce` along `axis` would give).
     Lowered without moving data.
 
+    The canonicalizer makes `expand_dims(splat x)` a splat and moves a
+    `tt.broadcast` source after it (`broadcast(expand_dims x)`), where it
+    can meet another broadcast.
+
     ```mlir
     tt.func @f(%t: tensor<4x8xf32>) {
       %e = tt.expand_dims %t {axis = 1 : i32} : tensor<4x8xf32> -> tensor<4x1x8xf32>
@@ -546,6 +559,7 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
   let hasFolder = 1;
 }
 
@@ -564,6 +578,10 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
     `ttg.convert_layout`). `efficient_layout` marks a result layout chosen
     on purpose; the canonicalizer then leaves converts around it alone.
 
+    The canonicalizer makes `reshape(splat x)` a splat and, on tensors
+    without encodings, merges `reshape(reshape x)` into one reshape
+    (allowing reordering if either did); `efficient_layout` reshapes stay.
+
     ```mlir
     tt.func @f(%t: tensor<4x8xf32>) {
       %flat = tt.reshape %t : tensor<4x8xf32> -> tensor<32xf32>
@@ -576,6 +594,7 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
   let hasFolder = 1;
 }
 
@@ -588,6 +607,9 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
     same size in both; same encoding. Lowered without moving data (each
     result register reads the operand register holding its element).
 
+    The canonicalizer makes `broadcast(splat x)` a splat and
+    `broadcast(broadcast x)` one broadcast.
+
     ```mlir
     tt.func @f(%t: tensor<4x1x8xf32>) {
       %b = tt.broadcast %t : tensor<4x1x8xf32> -> tensor<4x2x8xf32>
@@ -599,6 +621,7 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let hasFolder = 1;
 }
 
@@ -685,7 +708,9 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
     the permuted source sizes. Lowered without moving data when the
     layouts match (`ttg.convert_layout` moves it otherwise); the
     canonicalizer turns an identity `trans` of distributed tensors into a
-    `ttg.convert_layout`.
+    `ttg.convert_layout`. An identity `trans` that changes no type folds
+    away, and `trans(trans x)` folds into one `trans` of the composed
+    order.
 
     ```mlir
     tt.func @f(%t: tensor<4x8xf32>) {
