@@ -307,8 +307,6 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--filter", default="", help="only files whose path contains this")
     args = ap.parse_args()
-    # A summary piped into `head` ends quietly, as other tools do.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
     tgpu_opt = os.path.abspath(os.path.join(args.bin, "tgpu-opt"))
     if not os.access(tgpu_opt, os.X_OK):
@@ -399,6 +397,11 @@ def report(results, args):
                     f"({pct(check_ok, len(counted))}) | {sum(missing.values())} | "
                     f"{len(crashes)} |\n")
 
+    # A summary piped into `head` ends quietly, as other tools do. Only now:
+    # while the tools run, a FileCheck that stops reading its input early
+    # must not kill this script with SIGPIPE (Python's default turns it
+    # into an error that subprocess handles).
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     print(f"chunks: {len(results)} ({excl} AMD/Blackwell excluded, {len(nv)} NVIDIA)")
     print(f"read as Triton reads them: {read_ok}/{len(nv)} = {pct(read_ok, len(nv))}")
     print(f"CHECK runs with passes tgpu has: {check_ok}/{len(counted)} agree = "
