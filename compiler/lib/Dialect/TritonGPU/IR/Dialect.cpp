@@ -2,10 +2,10 @@
 // layout hooks tt op verifiers call.
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/InlineAnywhere.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
@@ -145,21 +145,6 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
     return AliasResult::FinalAlias;
   }
 };
-// ttg ops move with the code of a tt.call that is inlined, and calls inside
-// their regions (e.g. a warp_specialize partition) may be inlined, as in
-// Triton; the callee's tt.return is the tt dialect's to handle.
-struct TritonGPUInlinerInterface : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
 } // namespace
 
 void TritonGPUDialect::initialize() {
@@ -170,7 +155,7 @@ void TritonGPUDialect::initialize() {
 #include "tgpu/Dialect/TritonGPU/IR/TritonGPUOps.cpp.inc"
       >();
   addInterfaces<TritonGPULayoutVerifier, TritonGPUOpAsmInterface,
-                TritonGPUInlinerInterface>();
+                InlineAnywhereInterface>();
 }
 
 void TritonGPUDialect::registerTypes() {

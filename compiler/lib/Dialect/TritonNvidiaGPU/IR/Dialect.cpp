@@ -1,6 +1,8 @@
 // The ttng dialect: registration and verifiers.
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
+#include "tgpu/Dialect/TritonGPU/IR/InlineAnywhere.h"
+
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -18,6 +20,8 @@ void TritonNvidiaGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/TritonNvidiaGPUOps.cpp.inc"
       >();
+  // ttng ops (barriers, TMA copies) inline with a tt.call's body as ttg ops do.
+  addInterfaces<InlineAnywhereInterface>();
 }
 
 // The rules and messages of Triton's wgmma verifier, in its order (the
