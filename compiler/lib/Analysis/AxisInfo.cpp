@@ -13,6 +13,7 @@
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -697,6 +698,18 @@ AxisInfo deriveAxisInfo(Operation *op,
       .Case<arith::MaxSIOp, arith::MaxUIOp, arith::MinSIOp, arith::MinUIOp>(
           [&](auto o) { return visitMaxMin(o, in(0), in(1)); })
       .Case<tt::LoadOp>([&](auto o) { return visitLoad(o, operands); })
+      .Case<ub::PoisonOp>([&](ub::PoisonOp o) {
+        // A poison value is never read defined, so it may be taken as
+        // anything: the most that each property can be (runs and constancy
+        // the whole dim, any divisor), which a join then narrows to what
+        // the other side holds, as in Triton.
+        Type type = o.getType();
+        unsigned rank = rankOf(type);
+        AxisInfo::DimVector whole = isa<RankedTensorType>(type)
+                                        ? AxisInfo::DimVector(shapeOf(type))
+                                        : AxisInfo::DimVector(rank, 1);
+        return AxisInfo(whole, AxisInfo::DimVector(rank, kMax), whole);
+      })
       .Default([](Operation *) { return AxisInfo(); });
 }
 

@@ -183,3 +183,27 @@ tt.func @select_cmp() {
   %mx = arith.maxsi %r, %c16 : tensor<64xi32>
   tt.return
 }
+
+// -----
+
+// A poison value may be anything, so it takes the most each property can be
+// (runs and constancy of the whole dim, any power-of-two divisor: 2^62) and a
+// join with it keeps what the other side holds: here the runs of 64 that
+// start at multiples of 64 of a make_range, for a pointer of alignment 16.
+tt.func @poison_join(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: i1) {
+  // expected-remark @below {{contiguity = [64], divisibility = [4611686018427387904], constancy = [64], constant_value = <none>}}
+  %poison = ub.poison : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %j = scf.if %c -> (tensor<64xi32>) {
+    scf.yield %poison : tensor<64xi32>
+  } else {
+    scf.yield %r : tensor<64xi32>
+  }
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>
+  // expected-remark @below {{contiguity = [64], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %ptrs = tt.addptr %ps, %j : tensor<64x!tt.ptr<f16>>, tensor<64xi32>
+  tt.return
+}
