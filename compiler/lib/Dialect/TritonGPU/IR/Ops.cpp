@@ -90,18 +90,6 @@ int64_t registersPerThread(RankedTensorType type) {
   return ll && ll->hasInDim("register") ? ll->getInDimSize("register") : 0;
 }
 
-// Viewing `src` as `dst` needs data movement (different replication or a
-// different number of registers per thread).
-bool viewMovesData(RankedTensorType src, RankedTensorType dst) {
-  auto ls = layoutOf(src), ld = layoutOf(dst);
-  if (!ls || !ld)
-    return true;
-  for (auto [s, d] : llvm::zip(ls->getFreeVariableMasks(), ld->getFreeVariableMasks()))
-    if (s != d)
-      return true;
-  return ls->getInDimSize("register") != ld->getInDimSize("register");
-}
-
 bool hasDotOperandEncoding(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   return type && isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding());
@@ -293,6 +281,18 @@ struct FoldAllocOfLoad : public OpRewritePattern<LocalAllocOp> {
 };
 
 } // namespace
+
+bool mlir::triton::gpu::viewMovesData(RankedTensorType src,
+                                      RankedTensorType dst) {
+  auto ls = layoutOf(src), ld = layoutOf(dst);
+  if (!ls || !ld)
+    return true;
+  for (auto [s, d] :
+       llvm::zip(ls->getFreeVariableMasks(), ld->getFreeVariableMasks()))
+    if (s != d)
+      return true;
+  return ls->getInDimSize("register") != ld->getInDimSize("register");
+}
 
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                   MLIRContext *context) {

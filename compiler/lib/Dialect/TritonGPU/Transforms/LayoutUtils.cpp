@@ -53,22 +53,6 @@ SmallVector<unsigned> getDistinctBasesPerDim(RankedTensorType type,
   return perDim;
 }
 
-bool viewMovesData(RankedTensorType src, RankedTensorType dst) {
-  std::optional<LinearLayout> ls =
-      getLinearLayout(src.getShape(), src.getEncoding());
-  std::optional<LinearLayout> ld =
-      getLinearLayout(dst.getShape(), dst.getEncoding());
-  if (!ls || !ld)
-    return true;
-  // Replicated elements must be replicated the same way in both.
-  auto srcMasks = ls->getFreeVariableMasks();
-  auto dstMasks = ld->getFreeVariableMasks();
-  for (auto [s, d] : llvm::zip(srcMasks, dstMasks))
-    if (s.first != d.first || s.second != d.second)
-      return true;
-  return ls->getInDimSize("register") != ld->getInDimSize("register");
-}
-
 bool catNeedsExchange(tt::CatOp cat, Attribute target) {
   auto type = cast<RankedTensorType>(cat.getType());
   return getTotalElemsPerThread(type.getShape(), target) <
@@ -143,8 +127,9 @@ bool absorbsConversion(Operation *op, Attribute target) {
   if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
     auto dstType = cast<RankedTensorType>(reshape.getType());
     return reshape.getAllowReorder() && !reshape.getEfficientLayout() &&
-           !viewMovesData(cast<RankedTensorType>(reshape.getSrc().getType()),
-                          dstType.cloneWithEncoding(target));
+           !ttg::viewMovesData(
+               cast<RankedTensorType>(reshape.getSrc().getType()),
+               dstType.cloneWithEncoding(target));
   }
   return isa<arith::ConstantOp, tt::MakeRangeOp, tt::SplatOp, tt::HistogramOp,
              ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp>(op);

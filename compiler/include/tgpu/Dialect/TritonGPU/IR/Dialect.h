@@ -48,6 +48,12 @@ int lookupNumWarps(Operation *op);
 std::optional<int> maybeLookupNumWarps(Operation *op);
 int lookupThreadsPerWarp(Operation *op);
 
+// Viewing `src` as `dst` (a reshape) moves data between threads: the two
+// layouts replicate elements over different bits, or hold different numbers
+// of registers per thread (Triton's isExpensiveView). True when either has
+// no layout tgpu can compute.
+bool viewMovesData(RankedTensorType src, RankedTensorType dst);
+
 // Whether `type` carries a layout: a tensor with an encoding, or a buffer.
 bool typeHasLayout(Type type);
 // The first op under `root` (itself included) with a result or a block

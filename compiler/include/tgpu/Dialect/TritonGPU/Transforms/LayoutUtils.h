@@ -32,10 +32,6 @@ int64_t getTotalElemsPerThread(ArrayRef<int64_t> shape, Attribute encoding);
 SmallVector<unsigned> getDistinctBasesPerDim(RankedTensorType type,
                                              StringRef inDim);
 
-// A view (reshape) from `src` into `dst` needs data movement: the two layouts
-// replicate different bits or hold different numbers of registers.
-bool viewMovesData(RankedTensorType src, RankedTensorType dst);
-
 // Concatenating into `target` gives a thread fewer registers than the cat's
 // current layout does (so data has to move between threads anyway).
 bool catNeedsExchange(triton::CatOp cat, Attribute target);
