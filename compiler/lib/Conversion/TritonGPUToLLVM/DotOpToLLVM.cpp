@@ -62,7 +62,7 @@ registerOwners(const LinearLayout &layout) {
 // integers are sign-extended.
 Value toAccumulatorType(ConversionPatternRewriter &rewriter, Location loc,
                         Value v, Type elem, Type acc) {
-  if (isa<Float8E5M2Type, Float8E4M3FNType>(elem)) {
+  if (isDecodableFp8(elem)) {
     v = emitFp8ToF32(rewriter, loc, v, elem);
     if (acc.getIntOrFloatBitWidth() < 32)
       return LLVM::FPTruncOp::create(rewriter, loc, acc, v);
@@ -144,7 +144,7 @@ LogicalResult mlir::tgpu::checkDotOpsLowerable(ModuleOp module) {
     for (Value operand : {op.getA(), op.getB()}) {
       Type elem = getElementTypeOrSelf(operand.getType());
       if (isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() == 8 &&
-          !isa<Float8E5M2Type, Float8E4M3FNType>(elem)) {
+          !isDecodableFp8(elem)) {
         op.emitError("tt.dot with ")
             << elem
             << " operands is not supported yet (f8E5M2 and f8E4M3FN are)";

@@ -275,8 +275,6 @@ Value lowerRegister(tt::BitcastOp, RewriterBase &rewriter, Location loc,
 // every such value is an f16 and a bf16 too), and between f16, bf16, f32 and
 // f64 (fpext; fptrunc, which rounds to nearest even, for rounding = rtne).
 // Rounding toward zero and conversions to 8-bit floats are refused.
-bool isLowerableFp8(Type t) { return isa<Float8E5M2Type, Float8E4M3FNType>(t); }
-
 bool isWideFloat(Type t) {
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(t);
 }
@@ -284,7 +282,7 @@ bool isWideFloat(Type t) {
 LogicalResult checkLowerable(tt::FpToFpOp op) {
   Type from = getElementTypeOrSelf(op.getSrc().getType());
   Type to = getElementTypeOrSelf(op.getType());
-  if (!isWideFloat(to) || !(isWideFloat(from) || isLowerableFp8(from)))
+  if (!isWideFloat(to) || !(isWideFloat(from) || isDecodableFp8(from)))
     return op.emitError("tt.fp_to_fp from ")
            << from << " to " << to
            << " is not supported yet (from f8E5M2, f8E4M3FN, f16, bf16, f32 "
@@ -301,7 +299,7 @@ Value lowerRegister(tt::FpToFpOp op, RewriterBase &rewriter, Location loc,
                     Type elem, ValueRange args) {
   Type from = getElementTypeOrSelf(op.getSrc().getType());
   Value v = args[0];
-  if (isLowerableFp8(from)) {
+  if (isDecodableFp8(from)) {
     v = emitFp8ToF32(rewriter, loc, v, from);
     from = rewriter.getF32Type();
   }

@@ -443,9 +443,13 @@ Value mlir::tgpu::fromSharedMemoryValue(RewriterBase &rewriter, Location loc,
                              : LLVM::TruncOp::create(rewriter, loc, elem, v);
 }
 
+bool mlir::tgpu::isDecodableFp8(Type type) {
+  return isa<Float8E5M2Type, Float8E4M3FNType>(type);
+}
+
 Value mlir::tgpu::emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
                                Type fp8Type) {
-  if (!isa<Float8E5M2Type, Float8E4M3FNType>(fp8Type))
+  if (!isDecodableFp8(fp8Type))
     return nullptr;
   Type i16 = rewriter.getI16Type();
   auto c16 = [&](int v) {

@@ -118,9 +118,12 @@ SmallVector<Value> inlineCombineRegion(RewriterBase &rewriter, Block &body,
 std::optional<std::pair<LinearLayout, LinearLayout>>
 getLayoutsOrNone(RankedTensorType a, RankedTensorType b);
 
+// The 8-bit float types emitFp8ToF32 decodes: f8E5M2 and f8E4M3FN (Triton's
+// fp8e5 and fp8e4nv).
+bool isDecodableFp8(Type type);
 // An 8-bit float, held as its i8 bit pattern (how the type converter lowers
-// the f8 types), as the f32 of the same value, exactly. f8E5M2 and f8E4M3FN
-// (Triton's fp8e5 and fp8e4nv) have lowerings; other f8 types give nullptr.
+// the f8 types), as the f32 of the same value, exactly; nullptr for a type
+// isDecodableFp8 refuses.
 Value emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
                    Type fp8Type);
 
