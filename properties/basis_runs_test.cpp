@@ -166,3 +166,132 @@ TEST(BasisRuns, MultiBitBasisSplitsARun) {
   EXPECT_EQ(runs[2].outBit, 2);
   EXPECT_EQ(runs[2].inBegin, 2);
 }
+
+// getAlignedRegisterRun, brute force: for every value of every input dim
+// with the register a multiple of the run k, registers r .. r + k - 1 must
+// hold elements that agree in every out dim but `d`, and run from a
+// multiple of k up by one in `d`.
+namespace {
+
+void checkAlignedRun(const LinearLayout &l, int d) {
+  int64_t k = getAlignedRegisterRun(l, d);
+  RC_ASSERT(k >= 1);
+  RC_ASSERT((k & (k - 1)) == 0);
+  RC_ASSERT(k <= l.getInDimSize("register"));
+  int total = l.getTotalInDimSizeLog2();
+  RC_PRE(total <= 14);
+  int reg = l.findIn("register");
+  for (uint64_t flat = 0; flat < (uint64_t(1) << total); ++flat) {
+    std::vector<int32_t> ins = l.unpackIn(flat);
+    if (reg < 0 || ins[reg] % k != 0)
+      continue;
+    std::vector<int32_t> first = l.unpackOut(l.applyFlat(flat));
+    RC_ASSERT(first[d] % k == 0);
+    for (int64_t i = 1; i < k; ++i) {
+      std::vector<int32_t> at = ins;
+      at[reg] += int32_t(i);
+      std::vector<int32_t> out = l.unpackOut(l.applyFlat(l.packIn(at)));
+      for (int o = 0; o < l.getNumOutDims(); ++o)
+        RC_ASSERT(out[o] == (o == d ? first[o] + int32_t(i) : first[o]));
+    }
+  }
+}
+
+// Register bases that climb 1, 2, 4, ... along one out dim for a drawn
+// number of bits, then a random layout's bases; with `clean`, the other
+// bases keep that dim's low bits clear, so the run is at least the climb.
+rc::Gen<std::pair<LinearLayout, std::pair<int, int>>> genClimbingRegisters() {
+  return rc::gen::mapcat(
+      rc::gen::tuple(genSmallLayout(4, /*keepOrder=*/true),
+                     rc::gen::inRange(0, 4), rc::gen::arbitrary<bool>()),
+      [](const std::tuple<LinearLayout, int, bool> &t) {
+        const LinearLayout &base = std::get<0>(t);
+        int climbWanted = std::get<1>(t);
+        bool clean = std::get<2>(t);
+        auto outs = base.getOutDims();
+        if (outs.empty())
+          return rc::gen::just(std::make_pair(base, std::make_pair(0, 0)));
+        return rc::gen::map(
+            rc::gen::inRange<int>(0, int(outs.size())), [=](int d) {
+              int dimBits = __builtin_ctz(uint32_t(outs[d].second));
+              int climb = std::min(climbWanted, dimBits);
+              std::vector<LinearLayout::DimBases> bases;
+              bool sawRegister = false;
+              for (auto dimBases : base.getBases()) {
+                const std::string &name = dimBases.first;
+                std::vector<LinearLayout::Basis> &bs = dimBases.second;
+                if (clean)
+                  for (auto &b : bs)
+                    b[d] &= ~((int32_t(1) << climb) - 1);
+                if (name == "register") {
+                  sawRegister = true;
+                  std::vector<LinearLayout::Basis> climbing;
+                  for (int i = 0; i < climb; ++i) {
+                    LinearLayout::Basis b(outs.size(), 0);
+                    b[d] = int32_t(1) << i;
+                    climbing.push_back(b);
+                  }
+                  bs.insert(bs.begin(), climbing.begin(), climbing.end());
+                }
+                bases.push_back({name, bs});
+              }
+              if (!sawRegister) {
+                std::vector<LinearLayout::Basis> climbing;
+                for (int i = 0; i < climb; ++i) {
+                  LinearLayout::Basis b(outs.size(), 0);
+                  b[d] = int32_t(1) << i;
+                  climbing.push_back(b);
+                }
+                bases.insert(bases.begin(), {"register", climbing});
+              }
+              auto l = LinearLayout::create(bases, outs, false);
+              if (!l)
+                RC_FAIL("generator built a bad layout: " +
+                        llvm::toString(l.takeError()));
+              return std::make_pair(std::move(*l),
+                                    std::make_pair(d, clean ? climb : 0));
+            });
+      });
+}
+
+} // namespace
+
+RC_GTEST_PROP(AlignedRegisterRun, IsSoundOnRandomLayouts,
+              (const LinearLayout &l)) {
+  for (int d = 0; d < l.getNumOutDims(); ++d)
+    checkAlignedRun(l, d);
+}
+
+RC_GTEST_PROP(AlignedRegisterRun, FindsClimbingRegisters, ()) {
+  auto [l, expect] = *genClimbingRegisters();
+  if (l.getNumOutDims() == 0) {
+    RC_ASSERT(getAlignedRegisterRun(l, 0) == 1);
+    return;
+  }
+  auto [d, climb] = expect;
+  checkAlignedRun(l, d);
+  RC_ASSERT(getAlignedRegisterRun(l, d) >= (int64_t(1) << climb));
+  RC_TAG(climb);
+}
+
+// A blocked layout's f16 x 8 per thread (register bases 1, 2, 4 along dim1)
+// into a buffer swizzled in pairs (lane 1 at offset 8 ^ 2): the run stops
+// at 2 in the shared view; with the lane at 8 alone it is the whole 8.
+TEST(AlignedRegisterRun, SwizzleShortensTheRun) {
+  auto swizzled =
+      LinearLayout::create({{"register", {{1}, {2}, {4}}}, {"lane", {{10}}}},
+                           {{"offset", 16}}, false);
+  ASSERT_TRUE(bool(swizzled));
+  EXPECT_EQ(getAlignedRegisterRun(*swizzled, 0), 2);
+  auto plain =
+      LinearLayout::create({{"register", {{1}, {2}, {4}}}, {"lane", {{8}}}},
+                           {{"offset", 16}}, false);
+  ASSERT_TRUE(bool(plain));
+  EXPECT_EQ(getAlignedRegisterRun(*plain, 0), 8);
+  // No register dim, or an out dim out of range: 1.
+  EXPECT_EQ(getAlignedRegisterRun(*plain, 1), 1);
+  auto lanesOnly =
+      LinearLayout::create({{"lane", {{1}}}}, {{"offset", 2}}, false);
+  ASSERT_TRUE(bool(lanesOnly));
+  EXPECT_EQ(getAlignedRegisterRun(*lanesOnly, 0), 1);
+}

@@ -80,6 +80,11 @@ private:
       }
     } else if (auto store = dyn_cast<ttg::LocalStoreOp>(op)) {
       acc.writes.insert(rangeOf(allocation.getBufferOfMemDesc(store.getDst())));
+    } else if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+      // Its writes land later, but it must not start while another thread
+      // still reads the slot; the read after the wait is ordered by the
+      // barrier that follows every async_wait.
+      acc.writes.insert(rangeOf(allocation.getBufferOfMemDesc(copy.getDst())));
     } else if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
       acc.reads.insert(rangeOf(allocation.getBufferOfMemDesc(load.getSrc())));
     } else if (isa<tt::CallOp>(op) && allocation.getTotalBytes() > 0) {
@@ -128,6 +133,16 @@ private:
   Accesses visitOp(Operation *op, Accesses state) {
     if (isBarrier(op))
       return Accesses();
+    if (isa<ttg::AsyncWaitOp>(op)) {
+      // cp.async.wait_group completes the calling thread's copies only: a
+      // barrier right after it makes every thread's visible before anyone
+      // reads them. Simpler than tracking which groups a wait covers, and
+      // what Triton does.
+      Operation *next = op->getNextNode();
+      if (next && !isBarrier(next))
+        barriers.insert(next);
+      return Accesses();
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       Accesses out = visitBlock(ifOp.getThenRegion().front(), state);
       if (!ifOp.getElseRegion().empty())

@@ -31,3 +31,34 @@ std::vector<BasisRun> tgpu::layout::getBasisRuns(const LinearLayout &layout,
   }
   return runs;
 }
+
+int64_t tgpu::layout::getAlignedRegisterRun(const LinearLayout &layout,
+                                            int outDim) {
+  if (!layout.hasInDim("register") || outDim < 0 ||
+      outDim >= layout.getNumOutDims())
+    return 1;
+  auto outNames = layout.getOutDimNames();
+  int bits = layout.getInDimSizeLog2("register");
+  int64_t run = 1;
+  for (int i = 0; i < bits; ++i) {
+    bool along = true;
+    for (int d = 0; d < layout.getNumOutDims(); ++d)
+      along &= layout.getBasis("register", i, outNames[d]) ==
+               (d == outDim ? int32_t(run) : 0);
+    if (!along)
+      break;
+    run *= 2;
+  }
+  // Register i of a run holds base ^ i, which is base + i only when every
+  // other basis keeps the low bits of `outDim` clear: otherwise a run starts
+  // mid-vector, descends or is misaligned (possible with #ttg.linear
+  // layouts and swizzled shared layouts).
+  int runBits = llvm::Log2_64(uint64_t(run));
+  for (const std::string &inDim : layout.getInDimNames())
+    for (int i = inDim == "register" ? runBits : 0;
+         i < layout.getInDimSizeLog2(inDim); ++i)
+      while (run > 1 &&
+             (layout.getBasis(inDim, i, outNames[outDim]) & int32_t(run - 1)))
+        run /= 2;
+  return run;
+}

@@ -33,6 +33,15 @@ std::vector<BasisRun> getBasisRuns(const LinearLayout &layout,
                                    llvm::StringRef inDim,
                                    llvm::StringRef outDim);
 
+// How many consecutive registers, from every multiple of the result, hold
+// consecutive elements of out dim `outDim` (an index into the out dims) in
+// increasing order, the first at a multiple of the result: 2^k where
+// register bases 0..k-1 are 1, 2, 4, ... along `outDim` and zero in the
+// other out dims, and no other basis (higher registers, lanes, warps,
+// blocks) sets one of the low k bits of `outDim`. 1 without a register dim.
+// This is the widest vector access a thread can make.
+int64_t getAlignedRegisterRun(const LinearLayout &layout, int outDim);
+
 } // namespace tgpu::layout
 
 #endif

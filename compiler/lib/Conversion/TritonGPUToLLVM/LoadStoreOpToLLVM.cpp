@@ -7,6 +7,7 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -31,36 +32,6 @@ Type memoryType(MLIRContext *ctx, Type elem) {
 
 unsigned bitWidth(Type memType) { return memType.getIntOrFloatBitWidth(); }
 
-// The run of leading register bases along `dim`: 2^k when register bases
-// 0..k-1 are 1, 2, 4, ... along `dim` and zero elsewhere.
-int64_t registerRunAlong(const LinearLayout &layout, int dim) {
-  if (!layout.hasInDim("register"))
-    return 1;
-  auto outNames = layout.getOutDimNames();
-  int bits = layout.getInDimSizeLog2("register");
-  int64_t run = 1;
-  for (int i = 0; i < bits; ++i) {
-    for (int d = 0; d < layout.getNumOutDims(); ++d) {
-      int32_t want = d == dim ? int32_t(run) : 0;
-      if (layout.getBasis("register", i, outNames[d]) != want)
-        return run;
-    }
-    run *= 2;
-  }
-  // Register i of a run holds base ^ i, which is base + i only when every
-  // other basis (higher registers, lanes, warps, blocks) keeps the low bits
-  // of `dim` clear: otherwise a run starts mid-vector, descends or is
-  // misaligned (possible with #ttg.linear layouts).
-  int runBits = llvm::Log2_64(uint64_t(run));
-  for (const std::string &inDim : layout.getInDimNames())
-    for (int i = inDim == "register" ? runBits : 0;
-         i < layout.getInDimSizeLog2(inDim); ++i)
-      while (run > 1 &&
-             (layout.getBasis(inDim, i, outNames[dim]) & int32_t(run - 1)))
-        run /= 2;
-  return run;
-}
-
 int64_t floorPowerOf2(int64_t v) {
   return v <= 1 ? 1 : int64_t(1) << llvm::Log2_64(uint64_t(v));
 }
@@ -80,8 +51,8 @@ int64_t vectorWidth(Value ptr, Value mask, const LinearLayout &layout,
     int64_t alignment =
         std::min(std::max<int64_t>(ptrInfo->getDivisibility(d) / elemBytes, 1),
                  ptrInfo->getContiguity(d));
-    int64_t vec = std::min({registerRunAlong(layout, d), alignment,
-                            int64_t(std::max(128u / elemBits, 1u))});
+    int64_t vec = std::min({::tgpu::layout::getAlignedRegisterRun(layout, d),
+                            alignment, int64_t(std::max(128u / elemBits, 1u))});
     if (mask && (!maskInfo || maskInfo->getRank() != layout.getNumOutDims()))
       vec = 1;
     else if (maskInfo)

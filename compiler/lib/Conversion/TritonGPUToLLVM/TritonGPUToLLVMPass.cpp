@@ -165,6 +165,7 @@ public:
     mlir::tgpu::populateMmaDotOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populateAtomicOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateMemoryOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateAsyncCopyOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateInlineAsmOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populatePrintAssertOpToLLVMPatterns(converter, patterns, info);
     // floordivsi / ceildivsi have no LLVM lowering of their own: expand them

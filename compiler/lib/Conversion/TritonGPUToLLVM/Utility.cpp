@@ -45,6 +45,9 @@ TritonGPUToLLVMTypeConverter::TritonGPUToLLVMTypeConverter(
   addConversion([ctx](ttg::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  // Async tokens only order ops in the IR; the value is a placeholder.
+  addConversion(
+      [ctx](ttg::AsyncTokenType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this, ctx](RankedTensorType type) -> std::optional<Type> {
     Attribute enc = type.getEncoding();
     if (!enc || !ttg::isDistributedEncoding(enc))

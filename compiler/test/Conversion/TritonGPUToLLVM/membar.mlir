@@ -139,3 +139,69 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// Async copies into a two-slot ring (Triton's pipelined loop): a barrier
+// follows every async_wait, since cp.async.wait_group completes only the
+// calling thread's copies; a copy into the ring after a read of it waits
+// for the readers (other threads may still read the slot it refills). The
+// copy before the loop touches nothing read before: no barrier there.
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @ring
+  // CHECK: ttg.memdesc_index
+  // CHECK-NEXT: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: ttg.async_wait
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: arith.remsi
+  // CHECK-NEXT: ttg.memdesc_index
+  // CHECK-NEXT: ttg.local_load
+  // CHECK-NEXT: ttg.memdesc_index
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.async_copy_global_to_local
+  // CHECK-NEXT: ttg.async_commit_group
+  // CHECK-NEXT: scf.yield
+  // CHECK: ttg.async_wait
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: tt.return
+  tt.func public @ring(%p: tensor<16x16x!tt.ptr<f32>, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ring = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable>
+    %s0 = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    %t0 = ttg.async_copy_global_to_local %p, %s0 : tensor<16x16x!tt.ptr<f32>, #b> -> <16x16xf32, #shared, #smem, mutable>
+    %g0 = ttg.async_commit_group tokens %t0
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%g = %g0) -> (!ttg.async.token) : i32 {
+      %w = ttg.async_wait %g {num = 0 : i32}
+      %slot = arith.remsi %i, %c1 : i32
+      %cur = ttg.memdesc_index %ring[%slot] : !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+      %v = ttg.local_load %cur token %w : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> tensor<16x16xf32, #b>
+      %nxt = ttg.memdesc_index %ring[%slot] : !ttg.memdesc<2x16x16xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+      %t = ttg.async_copy_global_to_local %p, %nxt : tensor<16x16x!tt.ptr<f32>, #b> -> <16x16xf32, #shared, #smem, mutable>
+      %g1 = ttg.async_commit_group tokens %t
+      scf.yield %g1 : !ttg.async.token
+    }
+    %done = ttg.async_wait {num = 0 : i32}
+    tt.return
+  }
+
+  // A barrier already after the wait is enough.
+  // CHECK-LABEL: @wait_then_barrier
+  // CHECK: ttg.async_wait
+  // CHECK-NEXT: ttg.barrier local
+  // CHECK-NEXT: ttg.local_load
+  tt.func public @wait_then_barrier(%p: tensor<16x16x!tt.ptr<f32>, #b>) {
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %a : tensor<16x16x!tt.ptr<f32>, #b> -> <16x16xf32, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    %w = ttg.async_wait %g {num = 0 : i32}
+    ttg.barrier local
+    %v = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> tensor<16x16xf32, #b>
+    tt.return
+  }
+}

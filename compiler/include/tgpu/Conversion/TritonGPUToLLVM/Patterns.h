@@ -75,6 +75,12 @@ void populateMemoryOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const LoweringInfo &info);
 
+// ttg.async_copy_global_to_local (cp.async), async_commit_group,
+// async_wait; async tokens lower to i32 0.
+void populateAsyncCopyOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const LoweringInfo &info);
+
 // Bytes of scratch shared memory `op`'s lowering needs while it runs (0
 // for none): the family functions below, for allocate-shared-memory and
 // tritongpu-membar.
