@@ -9,6 +9,7 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -22,17 +23,23 @@ namespace ttg = mlir::triton::gpu;
 
 namespace {
 
-// For the registers of `tensorType`, pointers into the buffer of `memdesc`
-// at `base` to the element each holds: only for the register that holds an
-// element first, null for the copies a layout broadcasting along registers
-// keeps (`owner` says which register each copies), so each element is
-// stored and loaded once.
-FailureOr<SmallVector<Value>>
-tensorSharedPointers(RewriterBase &rewriter, Location loc,
-                     const TypeConverter *converter,
-                     RankedTensorType tensorType, ttg::MemDescType memdesc,
-                     Value base, int threadsPerWarp,
-                     std::vector<int32_t> &owner) {
+// How the registers of a tensor sit in a shared buffer: a pointer for the
+// first register of each group of `vec` consecutive registers that hold
+// consecutive, aligned elements of the buffer (null for the groups whose
+// elements lower registers hold already, in a layout that broadcasts along
+// registers: each element is stored and loaded once), and for every
+// register the lowest one holding the same element.
+struct SharedAccess {
+  SmallVector<Value> pointers;
+  std::vector<int32_t> owner;
+  int64_t vec = 1;
+};
+
+FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
+                                         const TypeConverter *converter,
+                                         RankedTensorType tensorType,
+                                         ttg::MemDescType memdesc, Value base,
+                                         int threadsPerWarp) {
   auto regs = getDistributedLayout(tensorType, loc);
   if (failed(regs))
     return failure();
@@ -50,11 +57,27 @@ tensorSharedPointers(RewriterBase &rewriter, Location loc,
   if (!toOffset->hasOutDim("offset"))
     return emitError(loc) << "shared layout of " << memdesc
                           << " has no 'offset' input";
-  owner = toOffset->getLowestSameImage("register");
-  Type mem = getSharedMemoryType(converter->convertType(tensorType.getElementType()));
-  return mlir::tgpu::emitSharedPointers(
-      rewriter, loc, *toOffset, base, mem, threadsPerWarp,
-      [&](int32_t r) { return owner[r] == r; });
+  SharedAccess access;
+  access.owner = toOffset->getLowestSameImage("register");
+  // Up to 16 bytes per access (ld/st.shared.v4.b32).
+  access.vec = std::min<int64_t>(
+      ::tgpu::layout::getAlignedRegisterRun(*toOffset,
+                                            toOffset->findOut("offset")),
+      std::max<int64_t>(16 / memoryElementBytes(tensorType), 1));
+  Type mem =
+      getSharedMemoryType(converter->convertType(tensorType.getElementType()));
+  const std::vector<int32_t> &owner = access.owner;
+  int64_t vec = access.vec;
+  access.pointers = mlir::tgpu::emitSharedPointers(
+      rewriter, loc, *toOffset, base, mem, threadsPerWarp, [&](int32_t r) {
+        if (r % vec)
+          return false;
+        for (int64_t i = 0; i < vec; ++i)
+          if (owner[r + i] == r + i)
+            return true;
+        return false;
+      });
+  return access;
 }
 
 Type memoryType(const TypeConverter *converter, Type elem) {
@@ -67,15 +90,28 @@ LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
                             RankedTensorType tensorType, ArrayRef<Value> values,
                             ttg::MemDescType memdesc, Value base,
                             int threadsPerWarp) {
-  std::vector<int32_t> owner;
-  auto pointers = tensorSharedPointers(rewriter, loc, converter, tensorType,
-                                       memdesc, base, threadsPerWarp, owner);
-  if (failed(pointers))
+  auto access = planSharedAccess(rewriter, loc, converter, tensorType, memdesc,
+                                 base, threadsPerWarp);
+  if (failed(access))
     return failure();
-  for (auto [v, p] : llvm::zip_equal(values, *pointers))
-    if (p)
-      LLVM::StoreOp::create(rewriter, loc, toSharedMemoryValue(rewriter, loc, v),
-                            p);
+  Type mem = memoryType(converter, tensorType.getElementType());
+  int64_t vec = access->vec;
+  Type vecType = vec == 1 ? mem : VectorType::get(vec, mem);
+  unsigned align = vec * memoryElementBytes(tensorType);
+  for (size_t r = 0; r < values.size(); r += vec) {
+    Value p = access->pointers[r];
+    if (!p)
+      continue;
+    Value v =
+        vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
+    for (int64_t i = 0; i < vec; ++i) {
+      Value x = toSharedMemoryValue(rewriter, loc, values[r + i]);
+      v = vec == 1 ? x
+                   : Value(LLVM::InsertElementOp::create(
+                         rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
+    }
+    LLVM::StoreOp::create(rewriter, loc, v, p, align);
+  }
   return success();
 }
 
@@ -132,22 +168,33 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     Type resultType = getTypeConverter()->convertType(tensorType);
     if (!resultType)
       return op.emitError("cannot lower ") << tensorType;
-    std::vector<int32_t> owner;
-    auto pointers = tensorSharedPointers(
-        rewriter, loc, getTypeConverter(), tensorType, op.getSrc().getType(),
-        adaptor.getSrc(), info.threadsPerWarp, owner);
-    if (failed(pointers))
+    auto access = planSharedAccess(rewriter, loc, getTypeConverter(),
+                                   tensorType, op.getSrc().getType(),
+                                   adaptor.getSrc(), info.threadsPerWarp);
+    if (failed(access))
       return failure();
     Type elem = getTypeConverter()->convertType(tensorType.getElementType());
     Type mem = memoryType(getTypeConverter(), tensorType.getElementType());
-    SmallVector<Value> values;
-    for (auto [r, p] : llvm::enumerate(*pointers)) {
+    int64_t vec = access->vec;
+    Type vecType = vec == 1 ? mem : VectorType::get(vec, mem);
+    unsigned align = vec * memoryElementBytes(tensorType);
+    int32_t regs = int32_t(access->owner.size());
+    SmallVector<Value> values(regs);
+    for (int32_t r = 0; r < regs; r += vec) {
+      Value p = access->pointers[r];
       if (!p) {
-        values.push_back(values[owner[r]]);
+        for (int64_t i = 0; i < vec; ++i)
+          values[r + i] = values[access->owner[r + i]];
         continue;
       }
-      Value v = LLVM::LoadOp::create(rewriter, loc, mem, p);
-      values.push_back(fromSharedMemoryValue(rewriter, loc, v, elem));
+      Value v = LLVM::LoadOp::create(rewriter, loc, vecType, p, align);
+      for (int64_t i = 0; i < vec; ++i) {
+        Value x = vec == 1
+                      ? v
+                      : Value(LLVM::ExtractElementOp::create(
+                            rewriter, loc, v, i32Constant(rewriter, loc, i)));
+        values[r + i] = fromSharedMemoryValue(rewriter, loc, x, elem);
+      }
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, values));
     return success();

@@ -38,8 +38,8 @@
 // 0's pointer (folded into the address), no XOR.
 // CHECK: %[[P0:.*]] = llvm.getelementptr %[[A]][%[[O0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: %[[P1:.*]] = llvm.getelementptr %[[P0]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK: llvm.store %[[X0]], %[[P0]] : f32, !llvm.ptr<3>
-// CHECK: llvm.store %[[X1]], %[[P1]] : f32, !llvm.ptr<3>
+// CHECK: llvm.store %[[X0]], %[[P0]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %[[X1]], %[[P1]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // memdesc_index into the buffer at offset 0.
 // CHECK: %[[M:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: %[[S64:.*]] = llvm.mlir.constant(64 : i32) : i32
@@ -54,8 +54,8 @@
 // CHECK-NOT: llvm.store
 // CHECK: %[[Q0:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: %[[Q1:.*]] = llvm.getelementptr %[[Q0]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK: llvm.load %[[Q0]] : !llvm.ptr<3> -> f32
-// CHECK: llvm.load %[[Q1]] : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %[[Q0]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %[[Q1]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK: %[[W0:.*]] = llvm.getelementptr %[[V]][%{{.*}}]
 // CHECK: %[[W1:.*]] = llvm.getelementptr %[[W0]][32]
 // CHECK: llvm.load %[[W0]]
@@ -104,16 +104,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: %[[O1:.*]] = llvm.xor %[[O0]], %[[C2]] : i32
 // CHECK: %[[Q:.*]] = llvm.getelementptr %[[SMEM]][%[[O1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: %[[P1:.*]] = llvm.getelementptr %[[Q]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
-// CHECK: llvm.store %{{.*}}, %[[P0]] : f16, !llvm.ptr<3>
-// CHECK: llvm.store %{{.*}}, %[[P1]] : f16, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %[[P0]] {alignment = 2 : i64} : f16, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %[[P1]] {alignment = 2 : i64} : f16, !llvm.ptr<3>
 // CHECK-NOT: llvm.load
 // CHECK: nvvm.barrier0
 // CHECK-NOT: llvm.store
-// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
 // CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
 // CHECK-NOT: llvm.load
-// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 #b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
@@ -128,5 +128,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     ttg.local_store %z, %m : tensor<8x8xf16, #b> -> !ttg.memdesc<8x8xf16, #s, #smem, mutable>
     ttg.local_dealloc %m : !ttg.memdesc<8x8xf16, #s, #smem, mutable>
     tt.return %y : tensor<8x8xf16, #b>
+  }
+}
+
+// -----
+
+// 16x64 f16, eight consecutive columns per lane (sizePerThread [1, 8]),
+// into an unswizzled row-major buffer: a lane's eight registers are eight
+// consecutive, 16-byte aligned halves, so the store and the load are one
+// 128-bit access per row a lane holds: two rows (the 4 x 2 lane-and-warp
+// rows cover 8 of the 16).
+// CHECK-LABEL: llvm.func @vectorised
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-NOT: llvm.load
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @vectorised(%t: tensor<16x64xf16, #blocked>) -> tensor<16x64xf16, #blocked> {
+    %a = ttg.local_alloc %t : (tensor<16x64xf16, #blocked>) -> !ttg.memdesc<16x64xf16, #shared, #smem>
+    %v = ttg.local_load %a : !ttg.memdesc<16x64xf16, #shared, #smem> -> tensor<16x64xf16, #blocked>
+    tt.return %v : tensor<16x64xf16, #blocked>
   }
 }
