@@ -101,6 +101,12 @@ struct CommandLine {
       cl::desc("put TTIR dots on tensor cores (mma.sync) where their types "
                "and shapes allow (default; --tensor-cores=false: FMA only)"),
       cl::init(true), cl::cat(category)};
+  cl::opt<int> numStages{
+      "num-stages",
+      cl::desc("software pipelining stages for TTIR loops that feed dots: "
+               "their loads are issued num-stages - 1 iterations ahead with "
+               "cp.async (default 3, as Triton; 1: no pipelining)"),
+      cl::init(3), cl::cat(category)};
 };
 
 // LLVM's code generator stops the process on what it cannot select (an
@@ -129,11 +135,11 @@ int main(int argc, char **argv) {
   llvm::install_fatal_error_handler(onLlvmFatalError);
   dropLlvmOptions({"o", "O", "arch", "num-warps", "emit", "metadata",
                    "print-after-all", "verify-each", "timing", "libdevice",
-                   "tensor-cores"});
+                   "tensor-cores", "num-stages"});
   CommandLine cli;
   auto &[category, inputFile, outputFile, arch, numWarps, emit, metadataFile,
-         printAfterAll, optLevel, verifyEach, timing, libdevice, tensorCores] =
-      cli;
+         printAfterAll, optLevel, verifyEach, timing, libdevice, tensorCores,
+         numStages] = cli;
   mlir::tgpu::registerDebugOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tgpu kernel compiler\n");
@@ -150,6 +156,10 @@ int main(int argc, char **argv) {
                   llvm::Twine(numWarps));
     options.numWarps = int(numWarps);
   }
+  if (numStages < 1 || numStages > 16)
+    return fail("--num-stages must be in 1..16, got " +
+                llvm::Twine(int(numStages)));
+  options.numStages = numStages;
   if (optLevel > 3)
     return fail("-O must be 0, 1, 2 or 3, got -O" + llvm::Twine(optLevel));
   options.optLevel = optLevel;

@@ -66,6 +66,11 @@ static cl::opt<bool> tensorCores("tensor-cores",
                                  cl::desc("compile TTIR dots for tensor cores (mma.sync; "
                                           "default, =false: FMA only)"),
                                  cl::init(true), cl::cat(oracleCategory));
+static cl::opt<int>
+    numStages("num-stages",
+              cl::desc("software pipelining stages for TTIR loops that "
+                       "feed dots (1..16, default 3; 1: none)"),
+              cl::init(3), cl::cat(oracleCategory));
 static cl::opt<bool> noPoison("no-poison",
                               cl::desc("do not probe for write-only outputs (saves one "
                                        "reference run per buffer)"),
@@ -257,6 +262,9 @@ int main(int argc, char **argv) {
   po.arch = arch;
   po.optLevel = optLevel;
   po.tensorCores = tensorCores;
+  if (numStages < 1 || numStages > 16)
+    return usage("--num-stages wants 1..16");
+  po.numStages = numStages;
   po.poison = !noPoison;
   auto producer = oracle::BundleProducer::create(po);
   if (!producer)

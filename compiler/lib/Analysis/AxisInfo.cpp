@@ -6,6 +6,9 @@
 // would divide by zero or shift out of range give no constant instead of
 // undefined behaviour, and bad hints are clamped instead of asserted on.
 #include "tgpu/Analysis/AxisInfo.h"
+#include "tgpu/Analysis/AccessWidth.h"
+
+#include "tgpu/Layout/BasisRuns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
@@ -952,4 +955,34 @@ ModuleAxisInfoAnalysis::ModuleAxisInfoAnalysis(ModuleOp module) {
 const AxisInfo *ModuleAxisInfoAnalysis::getAxisInfo(Value value) const {
   auto it = infos.find(value);
   return it == infos.end() ? nullptr : &it->second;
+}
+
+int64_t
+mlir::tgpu::getAccessVectorWidth(const ModuleAxisInfoAnalysis *axisInfo,
+                                 Value ptr, Value mask,
+                                 const ::tgpu::layout::LinearLayout &layout,
+                                 int64_t elemBytes, int64_t maxBytes) {
+  const AxisInfo *ptrInfo = axisInfo ? axisInfo->getAxisInfo(ptr) : nullptr;
+  const AxisInfo *maskInfo =
+      mask && axisInfo ? axisInfo->getAxisInfo(mask) : nullptr;
+  int rank = layout.getNumOutDims();
+  if (!ptrInfo || ptrInfo->getRank() != rank)
+    return 1;
+  if (mask && (!maskInfo || maskInfo->getRank() != rank))
+    return 1;
+  elemBytes = std::max<int64_t>(elemBytes, 1);
+  int64_t best = 1;
+  for (int d = 0; d < rank; ++d) {
+    int64_t aligned =
+        std::max<int64_t>(ptrInfo->getDivisibility(d) / elemBytes, 1);
+    int64_t vec = std::min({::tgpu::layout::getAlignedRegisterRun(layout, d),
+                            aligned, ptrInfo->getContiguity(d),
+                            std::max<int64_t>(maxBytes / elemBytes, 1)});
+    if (maskInfo)
+      vec = std::min(vec, maskInfo->getConstancy(d));
+    best =
+        std::max(best, vec <= 1 ? int64_t(1)
+                                : int64_t(1) << llvm::Log2_64(uint64_t(vec)));
+  }
+  return best;
 }

@@ -107,6 +107,7 @@ std::string mlir::tgpu::metadataToJson(const KernelMetadata &metadata) {
       {"kernel", metadata.name},
       {"arguments", std::move(arguments)},
       {"num_warps", metadata.numWarps},
+      {"num_stages", metadata.numStages},
       {"threads_per_cta", metadata.threadsPerCta},
       {"shared_memory_bytes", metadata.sharedBytes},
       {"arch", metadata.arch},
@@ -177,6 +178,7 @@ void Compiler::Impl::buildPassManagers() {
   ttgirOptions.target = defaultArch.ttgTarget();
   ttgirOptions.numWarps = options.numWarps.value_or(4);
   ttgirOptions.tensorCores = options.tensorCores;
+  ttgirOptions.numStages = options.numStages;
   buildTtirToTtgirPipeline(*ttirToTtgir, ttgirOptions);
   configure(*ttirToTtgir);
 
@@ -270,6 +272,7 @@ Compiler::Impl::describeKernel(ModuleOp module, const GpuArch &arch,
     metadata.arguments.push_back(std::move(arg));
   }
   metadata.numWarps = numWarps;
+  metadata.numStages = options.numStages;
   metadata.threadsPerCta = numWarps * 32;
   if (Attribute attr = module->getAttr("ttg.shared")) {
     auto intAttr = dyn_cast<IntegerAttr>(attr);
@@ -308,6 +311,9 @@ Compiler::create(const CompilerOptions &options) {
     return llvm::createStringError(
         "num-warps must be a power of two in 1..32, got " +
         std::to_string(*options.numWarps));
+  if (options.numStages < 1 || options.numStages > 16)
+    return llvm::createStringError("num-stages must be in 1..16, got " +
+                                   std::to_string(options.numStages));
   if (options.optLevel > 3)
     return llvm::createStringError("optimisation level must be 0..3, got " +
                                    std::to_string(options.optLevel));

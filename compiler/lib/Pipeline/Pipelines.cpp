@@ -39,8 +39,8 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonGPURemoveLayoutConversions());
   // Triton's accelerate-matmul and a second remove-layout-conversions (only
   // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize,
-  // triton-licm, canonicalize; the software pipeliner would come next, then
-  // canonicalize and loop-aware CSE before prefetching, and a last
+  // triton-licm, canonicalize; the software pipeliner, canonicalize and
+  // loop-aware CSE (prefetching would come next), and a last
   // remove-layout-conversions ends the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
@@ -50,6 +50,14 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTritonLoopInvariantCodeMotion());
   pm.addPass(createCanonicalizerPass());
+  if (options.numStages > 1) {
+    TritonGPUAssignLatenciesOptions latencies;
+    latencies.numStages = options.numStages;
+    pm.addPass(createTritonGPUAssignLatencies(latencies));
+    pm.addPass(createTritonGPUScheduleLoops());
+    pm.addPass(createTritonGPUPipeline());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
 }
@@ -81,6 +89,8 @@ void mlir::tgpu::registerPipelines() {
       "TTIR to optimised TTGIR: convert-triton-to-tritongpu, "
       "tritongpu-coalesce, tritongpu-remove-layout-conversions, "
       "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
-      "with tensor-cores=true], cleanups",
+      "with tensor-cores=true], cleanups, [tritongpu-assign-latencies, "
+      "tritongpu-schedule-loops, tritongpu-pipeline, canonicalize with "
+      "num-stages > 1], cleanups",
       buildTtirToTtgirPipeline);
 }

@@ -108,6 +108,7 @@ struct BundleProducer::Impl {
       co.metadata = true;
       co.optLevel = options.optLevel;
       co.tensorCores = options.tensorCores;
+      co.numStages = options.numStages;
       auto made = mlir::tgpu::Compiler::create(co);
       if (!made)
         return made.takeError();

@@ -31,6 +31,8 @@ struct ProducerOptions {
   unsigned optLevel = 3;
   // tt.dot on tensor cores (CompilerOptions::tensorCores).
   bool tensorCores = true;
+  // Software pipelining stages (CompilerOptions::numStages).
+  int numStages = 3;
   // Probe each buffer with poison to find write-only outputs (one more CPU
   // run per buffer).
   bool poison = true;

@@ -40,6 +40,10 @@ struct CompilerOptions {
   // tt.dot on tensor cores (mma.sync) when its types and shape allow
   // (TtgirPipelineOptions::tensorCores).
   bool tensorCores = true;
+  // Software pipelining stages for TTIR loops that feed dots
+  // (TtgirPipelineOptions::numStages; Triton's default). TTGIR and LLVM
+  // input is compiled as it is.
+  int numStages = 3;
   EmitKind emit = EmitKind::Ptx;
   // The libdevice bitcode linked into kernels that call __nv_* functions
   // (math ops without a PTX instruction, tt.extern_elementwise). Unset:
@@ -74,6 +78,7 @@ struct KernelMetadata {
   std::string name; // the public llvm.func with nvvm.kernel
   std::vector<KernelArgument> arguments;
   int numWarps = 0;
+  int numStages = 0; // CompileOptions::numStages
   int threadsPerCta = 0;
   int64_t sharedBytes = 0; // module attribute ttg.shared, 0 when absent
   std::string arch;

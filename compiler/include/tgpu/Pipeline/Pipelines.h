@@ -29,6 +29,12 @@ struct TtgirPipelineOptions
       llvm::cl::desc("put tt.dot on tensor cores (tritongpu-accelerate-matmul, "
                      "mma.sync) where types and shapes allow; false: FMA only"),
       llvm::cl::init(true)};
+  Option<int> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("software pipelining stages for loops feeding dots "
+                     "(tritongpu-assign-latencies, -schedule-loops, "
+                     "-pipeline); 1: none"),
+      llvm::cl::init(3)};
 };
 
 // make_ttir's target-independent cleanups: inline, canonicalize, CSE,

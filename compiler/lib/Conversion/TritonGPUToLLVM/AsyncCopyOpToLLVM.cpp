@@ -5,6 +5,7 @@
 // only order these ops in the IR and lower to a constant. The barrier that
 // makes other threads' completed copies visible after a wait is
 // tritongpu-membar's.
+#include "tgpu/Analysis/AccessWidth.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
@@ -25,43 +26,17 @@ namespace ttg = mlir::triton::gpu;
 
 namespace {
 
-int64_t floorPowerOf2(int64_t v) {
-  return v <= 1 ? 1 : int64_t(1) << llvm::Log2_64(uint64_t(v));
-}
-
 // Elements one cp.async moves: consecutive registers that hold consecutive
-// elements both in global memory (the source layout's register run along a
-// dim, and AxisInfo's contiguity and alignment of the pointers there) and
-// in the buffer (the register run into "offset" of `toOffset`), with one
-// mask value, at most 16 bytes.
+// elements both in global memory (getAccessVectorWidth) and in the buffer
+// (the register run into "offset" of `toOffset`), at most 16 bytes.
 int64_t copyVectorWidth(ttg::AsyncCopyGlobalToLocalOp op,
                         const LinearLayout &srcLayout,
                         const LinearLayout &toOffset, int64_t elemBytes,
                         const LoweringInfo &info) {
-  const AxisInfo *ptrInfo =
-      info.axisInfo ? info.axisInfo->getAxisInfo(op.getSrc()) : nullptr;
-  const AxisInfo *maskInfo = op.getMask() && info.axisInfo
-                                 ? info.axisInfo->getAxisInfo(op.getMask())
-                                 : nullptr;
-  int rank = srcLayout.getNumOutDims();
-  if (!ptrInfo || ptrInfo->getRank() != rank)
-    return 1;
-  if (op.getMask() && (!maskInfo || maskInfo->getRank() != rank))
-    return 1;
-  int64_t shared = ::tgpu::layout::getAlignedRegisterRun(
-      toOffset, toOffset.findOut("offset"));
-  int64_t best = 1;
-  for (int d = 0; d < rank; ++d) {
-    int64_t aligned =
-        std::max<int64_t>(ptrInfo->getDivisibility(d) / elemBytes, 1);
-    int64_t vec =
-        std::min({::tgpu::layout::getAlignedRegisterRun(srcLayout, d), shared,
-                  aligned, ptrInfo->getContiguity(d), int64_t(16) / elemBytes});
-    if (maskInfo)
-      vec = std::min(vec, maskInfo->getConstancy(d));
-    best = std::max(best, floorPowerOf2(vec));
-  }
-  return best;
+  return std::min(getAccessVectorWidth(info.axisInfo, op.getSrc(), op.getMask(),
+                                       srcLayout, elemBytes, 16),
+                  ::tgpu::layout::getAlignedRegisterRun(
+                      toOffset, toOffset.findOut("offset")));
 }
 
 bool isZeroConstant(Value v) {

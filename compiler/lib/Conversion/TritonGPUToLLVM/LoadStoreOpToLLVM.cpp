@@ -4,10 +4,10 @@
 // contiguous and aligned and the mask constant over the group. Each access is
 // one predicated PTX ld/st: masked-off lanes keep `other` (or 0) and do not
 // touch memory, and a store is done by one owner of each element only.
+#include "tgpu/Analysis/AccessWidth.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
-#include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -32,34 +32,11 @@ Type memoryType(MLIRContext *ctx, Type elem) {
 
 unsigned bitWidth(Type memType) { return memType.getIntOrFloatBitWidth(); }
 
-int64_t floorPowerOf2(int64_t v) {
-  return v <= 1 ? 1 : int64_t(1) << llvm::Log2_64(uint64_t(v));
-}
-
-// How many consecutive registers one access covers.
+// How many consecutive registers one access covers, up to 128 bits.
 int64_t vectorWidth(Value ptr, Value mask, const LinearLayout &layout,
                     unsigned elemBits, const LoweringInfo &info) {
-  const AxisInfo *ptrInfo =
-      info.axisInfo ? info.axisInfo->getAxisInfo(ptr) : nullptr;
-  const AxisInfo *maskInfo =
-      mask && info.axisInfo ? info.axisInfo->getAxisInfo(mask) : nullptr;
-  if (!ptrInfo || ptrInfo->getRank() != layout.getNumOutDims())
-    return 1;
-  int64_t elemBytes = std::max<unsigned>(elemBits / 8, 1);
-  int64_t best = 1;
-  for (int d = 0; d < layout.getNumOutDims(); ++d) {
-    int64_t alignment =
-        std::min(std::max<int64_t>(ptrInfo->getDivisibility(d) / elemBytes, 1),
-                 ptrInfo->getContiguity(d));
-    int64_t vec = std::min({::tgpu::layout::getAlignedRegisterRun(layout, d),
-                            alignment, int64_t(std::max(128u / elemBits, 1u))});
-    if (mask && (!maskInfo || maskInfo->getRank() != layout.getNumOutDims()))
-      vec = 1;
-    else if (maskInfo)
-      vec = std::min(vec, maskInfo->getConstancy(d));
-    best = std::max(best, floorPowerOf2(vec));
-  }
-  return best;
+  return getAccessVectorWidth(info.axisInfo, ptr, mask, layout,
+                              std::max<unsigned>(elemBits / 8, 1), 16);
 }
 
 // One access of `vec` elements of `memType`: the PTX word layout.

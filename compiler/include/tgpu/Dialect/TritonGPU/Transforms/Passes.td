@@ -56,4 +56,61 @@ def TritonGPUAccelerateMatmul
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def TritonGPUAssignLatencies
+    : Pass<"tritongpu-assign-latencies", "mlir::ModuleOp"> {
+  let summary = "mark the loads a software-pipelined loop should issue early";
+  let description = [{
+    In every innermost scf.for, a tt.load of a tensor whose every user is a
+    ttg.convert_layout to a #ttg.dot_op layout or a ttg.local_alloc (the
+    operands of a dot, staged through shared memory) and which cp.async can
+    copy (AxisInfo proves at least 4 contiguous, aligned bytes per thread)
+    gets `tt.latency = num-stages - 1`: the number of iterations ahead of its
+    use it should be issued. Nothing is marked for num-stages below 2.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", /*default=*/"3",
+           "software pipelining stages (loads run num-stages - 1 iterations ahead)">
+  ];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
+def TritonGPUScheduleLoops
+    : Pass<"tritongpu-schedule-loops", "mlir::ModuleOp"> {
+  let summary = "give every op of a loop with tt.latency loads a stage";
+  let description = [{
+    For an scf.for whose body holds loads with `tt.latency`: each such load
+    and everything it needs in the body (its address, mask and other
+    operands, through loop-carried values too) run in stage 0, every other
+    op in stage L, the largest latency. A load is left unscheduled (its
+    `tt.latency` removed) when what it needs is not free of side effects,
+    could divide by zero, or includes another load, and the loop when a
+    value it carries out of stage 0 is used after it. Each op gets
+    `loop.stage` and `loop.cluster` (stage-L ops in cluster 0, stage-0 ops
+    in cluster 1: a pipelined iteration first consumes, then refills) and
+    the loop `tt.scheduled_max_stage = L`.
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
+def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
+  let summary = "software-pipeline scheduled loops with cp.async ring buffers";
+  let description = [{
+    For every loop tritongpu-schedule-loops scheduled: each stage-0 load
+    becomes a ttg.async_copy_global_to_local into a ring of L shared buffers
+    (L = tt.scheduled_max_stage; slot = iteration % L) and a
+    ttg.async_commit_group; before its first use a ttg.async_wait lets the
+    groups of the next L - 1 iterations stay in flight, and the use reads the
+    slot (ttg.local_load into the dot operand layout, or the slot itself for
+    a local_alloc). The shared layout of a ring feeding a convert_layout is
+    the one that convert would stage through. Then MLIR's
+    scf::pipelineForLoop writes the prologue (the first L iterations' copies)
+    and the kernel, where stage-0 ops run L iterations ahead and are masked
+    off past the end (no peeled epilogue); after the loop an async_wait 0
+    drains the ring and local_dealloc frees it. The schedule attributes are
+    removed.
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 #endif

@@ -1,0 +1,422 @@
+// tritongpu-pipeline: turns a loop tritongpu-schedule-loops scheduled into a
+// software pipeline. First each stage-0 load becomes an asynchronous copy
+// into a ring of L shared buffers (L = the last stage) while the loop is
+// still the original one: iteration k copies into slot k % L, and its
+// consumer waits for that copy and reads the slot. Then MLIR's
+// scf::pipelineForLoop does the loop transformation from the stages: a
+// prologue that issues the copies of iterations 0 .. L-1, and a kernel where
+// iteration k consumes slot k % L and then refills it for iteration k + L
+// (stage 0 runs L iterations ahead and is masked off past the end, so no
+// epilogue is peeled). Reading slot k % L before refilling it is what lets L
+// buffers serve L iterations in flight; tritongpu-membar puts the barrier
+// between the reads and the refill.
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
+
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/Pipelining.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tritongpu-pipeline"
+
+namespace mlir::tgpu {
+#define GEN_PASS_DEF_TRITONGPUPIPELINE
+#include "tgpu/Dialect/TritonGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tgpu
+
+using namespace mlir;
+namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
+
+namespace {
+
+struct Schedule {
+  int stage = 0;
+  int cluster = 0;
+};
+
+Schedule getSchedule(Operation *op) {
+  Schedule s;
+  if (auto a = op->getAttrOfType<IntegerAttr>(mlir::tgpu::kLoopStageAttr))
+    s.stage = a.getInt();
+  if (auto a = op->getAttrOfType<IntegerAttr>(mlir::tgpu::kLoopClusterAttr))
+    s.cluster = a.getInt();
+  return s;
+}
+
+void setSchedule(Operation *op, Schedule s) {
+  Builder b(op->getContext());
+  op->setAttr(mlir::tgpu::kLoopStageAttr, b.getI32IntegerAttr(s.stage));
+  op->setAttr(mlir::tgpu::kLoopClusterAttr, b.getI32IntegerAttr(s.cluster));
+}
+
+// The shared layout a dot operand is staged in: Triton's choice for mma v2
+// operands (so that a pipelined kernel reads like Triton's), which keeps a
+// source thread's 16-byte vector whole (cp.async moves it at once) and
+// spreads the rows of one mma tile over distinct 16-byte bank groups. `vec`
+// elements run along the source's fastest dim; rows sharing a 128-byte line
+// (perPhase) share a swizzle phase; maxPhase covers the 8 rows (or 16-byte
+// K chunks) of one mma tile. Dot operands of other parents: unswizzled.
+Attribute chooseDotOperandSharedEncoding(ttg::DotOperandEncodingAttr dotOp,
+                                         ttg::BlockedEncodingAttr src,
+                                         ArrayRef<int64_t> shape,
+                                         Type elemType) {
+  MLIRContext *ctx = dotOp.getContext();
+  SmallVector<unsigned> order(src.getOrder());
+  auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dotOp.getParent());
+  int rank = shape.size();
+  if (!mma || mma.getVersionMajor() != 2 || rank != 2 || dotOp.getKWidth() == 0)
+    return ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, order,
+                                                src.getCgaBases());
+  int64_t elemBytes =
+      std::max<int64_t>(elemType.getIntOrFloatBitWidth() / 8, 1);
+  int64_t rowBytes = shape[order[0]] * elemBytes;
+  unsigned perPhase = std::max<int64_t>(128 / rowBytes, 1);
+  // One mma tile: 8 rows (M or N) by 16 bytes of K.
+  unsigned tileRows = 8, tileK = 16 / elemBytes;
+  bool kFastest = (dotOp.getOpIdx() == 0) == (order[0] == unsigned(rank - 1));
+  unsigned vec = kFastest ? tileK : tileRows;
+  unsigned stride = kFastest ? tileRows : tileK;
+  unsigned maxPhase = std::max<unsigned>(stride / perPhase, 1);
+  return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase,
+                                              order, src.getCgaBases());
+}
+
+// What one pipelined load turns into.
+struct RingPlan {
+  tt::LoadOp load;
+  Attribute encoding;
+  // The convert_layouts to dot operand layouts to replace with local_loads,
+  // or the local_allocs to replace with the slot.
+  SmallVector<Operation *> users;
+};
+
+FailureOr<RingPlan> planRing(tt::LoadOp load) {
+  RingPlan plan{load, nullptr, {}};
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || !isa<RankedTensorType>(load.getPtr().getType()))
+    return failure();
+  for (Operation *user : load->getUsers()) {
+    Attribute enc;
+    if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
+      auto dotOp =
+          dyn_cast<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding());
+      auto src = dyn_cast<ttg::BlockedEncodingAttr>(type.getEncoding());
+      if (!dotOp || !src)
+        return failure();
+      enc = chooseDotOperandSharedEncoding(dotOp, src, type.getShape(),
+                                           type.getElementType());
+    } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(user)) {
+      if (!llvm::all_of(alloc->getUsers(),
+                        [](Operation *u) { return isa<ttg::LocalLoadOp>(u); }))
+        return failure();
+      enc = alloc.getType().getEncoding();
+    } else {
+      return failure();
+    }
+    if (plan.encoding && plan.encoding != enc)
+      return failure();
+    plan.encoding = enc;
+    plan.users.push_back(user);
+  }
+  if (!plan.encoding)
+    return failure();
+  return plan;
+}
+
+// slot = ((iv - lb) / step) % slots, for the iteration whose induction
+// variable is `iv`.
+Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, int slots,
+               Schedule schedule, SmallVectorImpl<Operation *> &made) {
+  auto record = [&](Value v) {
+    if (Operation *op = v.getDefiningOp())
+      if (op->getBlock() == loop.getBody()) {
+        setSchedule(op, schedule);
+        made.push_back(op);
+      }
+    return v;
+  };
+  Type t = loop.getInductionVar().getType();
+  auto constant = [&](int64_t v) {
+    return record(arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)));
+  };
+  if (slots == 1)
+    return constant(0);
+  Value k = loop.getInductionVar();
+  if (!matchPattern(loop.getLowerBound(), m_Zero()))
+    k = record(arith::SubIOp::create(b, loc, k, loop.getLowerBound()));
+  if (!matchPattern(loop.getStep(), m_One()))
+    k = record(arith::DivUIOp::create(b, loc, k, loop.getStep()));
+  return record(arith::RemUIOp::create(b, loc, k, constant(slots)));
+}
+
+// Rewrites the scheduled loads of `loop` into ring-buffer copies (the loop
+// still the original one). Returns the rings, to free after the loop.
+FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
+                                         ArrayRef<RingPlan> plans) {
+  Block *body = loop.getBody();
+  OpBuilder b(loop);
+  SmallVector<Value> rings, tokens;
+  SmallVector<Operation *> made;
+  // 1. Allocate the rings; issue and commit each copy where its load was.
+  auto tokenType = ttg::AsyncTokenType::get(loop.getContext());
+  for (RingPlan plan : plans) {
+    auto type = cast<RankedTensorType>(plan.load.getType());
+    SmallVector<int64_t> ringShape{lastStage};
+    ringShape.append(type.getShape().begin(), type.getShape().end());
+    Attribute smem = ttg::SharedMemorySpaceAttr::get(loop.getContext());
+    auto ringType =
+        ttg::MemDescType::get(loop.getContext(), ringShape,
+                              type.getElementType(), plan.encoding, smem,
+                              /*mutableMemory=*/true, ringShape);
+    b.setInsertionPoint(loop);
+    Value ring = ttg::LocalAllocOp::create(b, plan.load.getLoc(), ringType,
+                                           Value(), IntegerAttr());
+    rings.push_back(ring);
+    auto slotType = ttg::MemDescType::get(
+        loop.getContext(), type.getShape(), type.getElementType(),
+        plan.encoding, smem, /*mutableMemory=*/true, type.getShape());
+    Schedule early = getSchedule(plan.load);
+    b.setInsertionPoint(plan.load);
+    Location loc = plan.load.getLoc();
+    Value slot = emitSlot(b, loc, loop, lastStage, early, made);
+    auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
+    auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
+        b, loc, tokenType, plan.load.getPtr(), view, plan.load.getMask(),
+        plan.load.getOther(), plan.load.getCache(), plan.load.getEvict(),
+        plan.load.getIsVolatile());
+    auto commit = ttg::AsyncCommitGroupOp::create(b, loc, tokenType,
+                                                  ValueRange{copy.getResult()});
+    for (Operation *op :
+         {view.getOperation(), copy.getOperation(), commit.getOperation()})
+      setSchedule(op, early);
+    tokens.push_back(commit.getResult());
+  }
+  // 2. One wait before the first consumer: every copy of this iteration
+  //    done, the next lastStage - 1 iterations' copies still in flight.
+  Operation *firstUser = nullptr;
+  for (RingPlan plan : plans)
+    for (Operation *user : plan.users) {
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      if (!inBody)
+        return failure();
+      if (!firstUser || inBody->isBeforeInBlock(firstUser))
+        firstUser = inBody;
+    }
+  Schedule late = getSchedule(firstUser);
+  b.setInsertionPoint(firstUser);
+  int pending = int(plans.size()) * (lastStage - 1);
+  auto wait = ttg::AsyncWaitOp::create(b, firstUser->getLoc(), tokenType,
+                                       tokens, uint32_t(pending));
+  setSchedule(wait, late);
+  // 3. Each consumer reads this iteration's slot.
+  for (auto [index, ring] : llvm::enumerate(rings)) {
+    RingPlan plan = plans[index];
+    auto type = cast<RankedTensorType>(plan.load.getType());
+    auto ringType = cast<ttg::MemDescType>(ring.getType());
+    auto slotType = ttg::MemDescType::get(
+        loop.getContext(), type.getShape(), type.getElementType(),
+        plan.encoding, ringType.getMemorySpace(), /*mutableMemory=*/true,
+        type.getShape());
+    for (Operation *user : plan.users) {
+      Schedule userSchedule = getSchedule(user);
+      b.setInsertionPoint(user);
+      Location loc = user->getLoc();
+      Value slot = emitSlot(b, loc, loop, lastStage, userSchedule, made);
+      auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
+      setSchedule(view, userSchedule);
+      if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
+        auto read = ttg::LocalLoadOp::create(b, loc, cvt.getType(), view,
+                                             wait.getResult());
+        setSchedule(read, userSchedule);
+        cvt.replaceAllUsesWith(read.getResult());
+      } else {
+        user->getResult(0).replaceAllUsesWith(view.getResult());
+      }
+      user->erase();
+    }
+    plan.load->erase();
+  }
+  return rings;
+}
+
+// Whether scf::pipelineForLoop can carry out the schedule (it checks
+// little and asserts on the rest): every value an op uses from the body
+// comes from a stage no later than its own, or, through a loop-carried
+// value, at most one stage later (the previous iteration's); a value of
+// the same stage and iteration from an op that runs earlier in the
+// pipelined body (by cluster, then body order).
+LogicalResult verifySchedule(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  DenseMap<Operation *, std::pair<Schedule, unsigned>> where;
+  for (auto [i, op] : llvm::enumerate(body->without_terminator()))
+    where[&op] = {getSchedule(&op), unsigned(i)};
+  for (Operation &op : body->without_terminator()) {
+    auto [use, usePos] = where[&op];
+    LogicalResult result = success();
+    auto check = [&](Value v) {
+      int distance = 0;
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() != body || arg == loop.getInductionVar())
+          return;
+        v = body->getTerminator()->getOperand(arg.getArgNumber() - 1);
+        distance = 1;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != body || !where.count(def))
+        return;
+      auto [d, defPos] = where[def];
+      bool ok = distance ? d.stage <= use.stage + 1
+                         : d.stage < use.stage ||
+                               (d.stage == use.stage &&
+                                std::make_pair(d.cluster, defPos) <
+                                    std::make_pair(use.cluster, usePos));
+      if (!ok && succeeded(result))
+        result = op.emitOpError("in stage ")
+                 << use.stage << " cluster " << use.cluster
+                 << " uses a value of stage " << d.stage << " cluster "
+                 << d.cluster << (distance ? " of the previous iteration" : "")
+                 << " that the pipelined loop does not have yet";
+    };
+    for (Value v : op.getOperands())
+      check(v);
+    op.walk([&](Operation *nested) {
+      if (nested != &op)
+        for (Value v : nested->getOperands())
+          if (!op.isAncestor(v.getParentBlock()->getParentOp()))
+            check(v);
+    });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+// The predicated form of a stage-0 op for an iteration that may not exist:
+// copies are masked off (cp.async reads nothing then, and fills the slot
+// no later iteration reads with zeros); everything else was checked to be
+// safe to compute anyway.
+Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
+  auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op);
+  if (!copy) {
+    if (isa<ttg::AsyncCommitGroupOp>(op) || isMemoryEffectFree(op))
+      return op;
+    return nullptr;
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(copy);
+  auto ptrType = cast<RankedTensorType>(copy.getSrc().getType());
+  auto maskType = ptrType.clone(rewriter.getI1Type());
+  Value mask = tt::SplatOp::create(rewriter, copy.getLoc(), maskType, pred);
+  if (Value old = copy.getMask())
+    mask = arith::AndIOp::create(rewriter, copy.getLoc(), old, mask);
+  rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
+  return copy;
+}
+
+class TritonGPUPipeline
+    : public mlir::tgpu::impl::TritonGPUPipelineBase<TritonGPUPipeline> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(mlir::tgpu::kScheduledMaxStageAttr))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      if (failed(pipeline(loop)))
+        return signalPassFailure();
+    // The schedule is spent (pipelineForLoop copies it onto the clones).
+    module.walk([](Operation *op) {
+      op->removeAttr(mlir::tgpu::kLoopStageAttr);
+      op->removeAttr(mlir::tgpu::kLoopClusterAttr);
+      op->removeAttr(mlir::tgpu::kScheduledMaxStageAttr);
+      op->removeAttr(mlir::tgpu::kLatencyAttr);
+    });
+  }
+
+private:
+  LogicalResult pipeline(scf::ForOp loop) {
+    auto maxStage =
+        loop->getAttrOfType<IntegerAttr>(mlir::tgpu::kScheduledMaxStageAttr);
+    int lastStage = maxStage.getInt();
+    Block *body = loop.getBody();
+    // Every op needs a stage (pipelineForLoop refuses a loop otherwise),
+    // and stage 0 holds only what `predicate` can handle.
+    for (Operation &op : body->without_terminator()) {
+      auto stage = op.getAttrOfType<IntegerAttr>(mlir::tgpu::kLoopStageAttr);
+      if (!stage || stage.getInt() < 0 || stage.getInt() > lastStage)
+        return op.emitOpError("has no valid '")
+               << mlir::tgpu::kLoopStageAttr << "' in a loop scheduled up to "
+               << "stage " << lastStage;
+      if (stage.getInt() < lastStage && !isa<tt::LoadOp>(op) &&
+          !isMemoryEffectFree(&op))
+        return op.emitOpError("has side effects but is scheduled in stage ")
+               << stage.getInt() << ", before the loop's last stage "
+               << lastStage;
+    }
+    if (failed(verifySchedule(loop)))
+      return failure();
+    SmallVector<RingPlan> plans;
+    for (auto load : llvm::make_early_inc_range(body->getOps<tt::LoadOp>())) {
+      if (getSchedule(load).stage == lastStage)
+        continue;
+      auto plan = planRing(load);
+      if (failed(plan))
+        return load.emitOpError("is scheduled early but its users are not "
+                                "dot operand conversions or local_allocs "
+                                "that only local_load reads");
+      plans.push_back(*plan);
+    }
+    if (plans.empty() || lastStage < 1)
+      return success();
+    auto rings = lowerLoads(loop, lastStage, plans);
+    if (failed(rings))
+      return failure();
+
+    scf::PipeliningOption options;
+    options.getScheduleFn =
+        [](scf::ForOp forOp,
+           std::vector<std::pair<Operation *, unsigned>> &schedule) {
+          SmallVector<std::pair<Operation *, Schedule>> ops;
+          for (Operation &op : forOp.getBody()->without_terminator())
+            ops.push_back({&op, getSchedule(&op)});
+          // By cluster, then body order (stable).
+          llvm::stable_sort(ops, [](const auto &a, const auto &b) {
+            return a.second.cluster < b.second.cluster;
+          });
+          for (auto &[op, s] : ops)
+            schedule.push_back({op, unsigned(s.stage)});
+        };
+    options.peelEpilogue = false;
+    options.supportDynamicLoops = true;
+    options.predicateFn = predicate;
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(loop);
+    bool modified = false;
+    FailureOr<scf::ForOp> pipelined =
+        scf::pipelineForLoop(rewriter, loop, options, &modified);
+    if (failed(pipelined))
+      return loop.emitOpError("could not be software-pipelined");
+    // Drain the ring (the last iterations' masked-off copies) and free it.
+    rewriter.setInsertionPointAfter(*pipelined);
+    Location loc = pipelined->getLoc();
+    ttg::AsyncWaitOp::create(rewriter, loc,
+                             ttg::AsyncTokenType::get(loop.getContext()),
+                             ValueRange{}, uint32_t(0));
+    for (Value ring : *rings)
+      ttg::LocalDeallocOp::create(rewriter, loc, ring);
+    return success();
+  }
+};
+
+} // namespace

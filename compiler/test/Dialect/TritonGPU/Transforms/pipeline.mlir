@@ -1,0 +1,301 @@
+// RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=3 | FileCheck %s --check-prefix=LAT
+// RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=1 | FileCheck %s --check-prefix=LAT1
+// RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=3 --tritongpu-schedule-loops | FileCheck %s --check-prefix=SCHED
+// RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=3 --tritongpu-schedule-loops --tritongpu-pipeline --canonicalize | FileCheck %s --check-prefix=PIPE
+
+// A 64x64 += 64x32 * 32x64 loop over K tiles stored one after the other
+// (A tile k at a + 2048 k, B tile k at b + 2048 k), f16 from 16-byte
+// aligned bases: eight halves per thread are one 16-byte cp.async.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step_a = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %step_b = arith.constant dense<2048> : tensor<32x64xi32, #blocked1>
+    %c32a = arith.constant dense<32> : tensor<64x1xi32, #blocked>
+    %c64b = arith.constant dense<64> : tensor<32x1xi32, #blocked1>
+    // A: row r, column c at 32 r + c.
+    %ar = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %ac = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %ar2 = tt.expand_dims %ar {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %ac2 = tt.expand_dims %ac {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %arow = arith.muli %ar2, %c32a : tensor<64x1xi32, #blocked>
+    %arowb = tt.broadcast %arow : tensor<64x1xi32, #blocked> -> tensor<64x32xi32, #blocked>
+    %acolb = tt.broadcast %ac2 : tensor<1x32xi32, #blocked> -> tensor<64x32xi32, #blocked>
+    %aoff = arith.addi %arowb, %acolb : tensor<64x32xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %aoff : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    // B: row r, column c at 64 r + c.
+    %br = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %bc = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %br2 = tt.expand_dims %br {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<32x1xi32, #blocked1>
+    %bc2 = tt.expand_dims %bc {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x64xi32, #blocked1>
+    %brow = arith.muli %br2, %c64b : tensor<32x1xi32, #blocked1>
+    %browb = tt.broadcast %brow : tensor<32x1xi32, #blocked1> -> tensor<32x64xi32, #blocked1>
+    %bcolb = tt.broadcast %bc2 : tensor<1x64xi32, #blocked1> -> tensor<32x64xi32, #blocked1>
+    %boff = arith.addi %browb, %bcolb : tensor<32x64xi32, #blocked1>
+    %bs = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked1>
+    %bp0 = tt.addptr %bs, %boff : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0, %bp = %bp0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>) : i32 {
+      %x = tt.load %ap : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %y = tt.load %bp : tensor<32x64x!tt.ptr<f16>, #blocked1>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %yd = ttg.convert_layout %y : tensor<32x64xf16, #blocked1> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step_a : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %bpn = tt.addptr %bp, %step_b : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+      scf.yield %d, %apn, %bpn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+// Both loads feed the dot through dot operand conversions and move 16
+// bytes per thread: issued num-stages - 1 = 2 iterations ahead.
+// LAT-LABEL: tt.func public @matmul
+// LAT: tt.load %{{.*}} {tt.latency = 2 : i32} : tensor<64x32x!tt.ptr<f16>
+// LAT: tt.load %{{.*}} {tt.latency = 2 : i32} : tensor<32x64x!tt.ptr<f16>
+// LAT1-LABEL: tt.func public @matmul
+// LAT1-NOT: tt.latency
+//
+// The loads and the pointer increments they need (through the loop-carried
+// pointers) are stage 0, cluster 1; the conversions and the dot stage 2,
+// cluster 0.
+// SCHED-LABEL: tt.func public @matmul
+// SCHED: tt.load {{.*}}loop.cluster = 1 : i32, loop.stage = 0 : i32, tt.latency = 2 : i32
+// SCHED: tt.load {{.*}}loop.cluster = 1 : i32, loop.stage = 0 : i32, tt.latency = 2 : i32
+// SCHED: ttg.convert_layout {{.*}}loop.cluster = 0 : i32, loop.stage = 2 : i32
+// SCHED: ttg.convert_layout {{.*}}loop.cluster = 0 : i32, loop.stage = 2 : i32
+// SCHED: tt.dot {{.*}}loop.cluster = 0 : i32, loop.stage = 2 : i32
+// SCHED: tt.addptr {{.*}}loop.cluster = 1 : i32, loop.stage = 0 : i32
+// SCHED: tt.addptr {{.*}}loop.cluster = 1 : i32, loop.stage = 0 : i32
+// SCHED: tt.scheduled_max_stage = 2 : i32
+//
+// Two rings of 2 slots in Triton's mma v2 operand layouts (A 64x32 K-major:
+// 8 halves a vector, 2 rows of 64 bytes per 128-byte phase, 4 phases; B
+// 32x64 N-major: 8 halves, one row of 128 bytes per phase, 8 phases). The
+// prologue copies iterations 0 and 1 into slots 0 and 1, each masked by
+// whether the iteration exists, one commit group per copy; the kernel
+// waits until at most 2 groups (the next iteration's) are in flight, reads
+// slot k % 2, computes, then refills that slot for iteration k + 2 (masked
+// off for k + 2 >= n). After the loop: drain and free.
+// PIPE-DAG: #[[SA:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// PIPE-DAG: #[[SB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// PIPE-LABEL: tt.func public @matmul
+// PIPE: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #[[SA]], #smem, mutable>
+// PIPE: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #[[SB]], #smem, mutable>
+// PIPE: %[[P0:.*]] = arith.cmpi sgt, %{{.*}}, %c0_i32
+// PIPE: ttg.memdesc_index %[[RA]][%c0_i32]
+// PIPE: %[[M0:.*]] = tt.splat %[[P0]] : i1 -> tensor<64x32xi1, #blocked>
+// PIPE: %[[A0:.*]] = ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[M0]]
+// PIPE: %[[GA0:.*]] = ttg.async_commit_group tokens %[[A0]]
+// PIPE: ttg.memdesc_index %[[RB]][%c0_i32]
+// PIPE: %[[GB0:.*]] = ttg.async_commit_group tokens
+// PIPE: %[[P1:.*]] = arith.cmpi sgt, %{{.*}}, %c1_i32
+// PIPE: ttg.memdesc_index %[[RA]][%c1_i32]
+// PIPE: %[[GA1:.*]] = ttg.async_commit_group tokens
+// PIPE: ttg.memdesc_index %[[RB]][%c1_i32]
+// PIPE: %[[GB1:.*]] = ttg.async_commit_group tokens
+// PIPE: scf.for %[[K:[a-z0-9]*]] = %c0_i32 to %{{[a-z0-9]*}} step %c1_i32 iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[TA:[a-z0-9]*]] = %[[GA0]], %{{[a-z0-9]*}} = %[[GA1]], %[[TB:[a-z0-9]*]] = %[[GB0]], %{{[a-z0-9]*}} = %[[GB1]])
+// PIPE: %[[LIVE:.*]] = arith.cmpi slt, %[[K]], %{{.*}}
+// PIPE: %[[W:.*]] = ttg.async_wait %[[TA]], %[[TB]] {num = 2 : i32}
+// PIPE: %[[SLOT:.*]] = arith.remui %[[K]], %c2_i32
+// PIPE: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT]]]
+// PIPE: ttg.local_load %[[VA]] token %[[W]] : {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// PIPE: ttg.local_load %{{.*}} token %[[W]] : {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// PIPE: tt.dot
+// PIPE: %[[K2:.*]] = arith.addi %[[K]], %c2_i32
+// PIPE: %[[NSLOT:.*]] = arith.remui %[[K2]], %c2_i32
+// PIPE: ttg.memdesc_index %[[RA]][%[[NSLOT]]]
+// PIPE: tt.splat %[[LIVE]] : i1 -> tensor<64x32xi1, #blocked>
+// PIPE: ttg.async_copy_global_to_local
+// PIPE: ttg.async_commit_group
+// PIPE: ttg.async_copy_global_to_local
+// PIPE: ttg.async_commit_group
+// PIPE: scf.yield
+// PIPE: ttg.async_wait {num = 0 : i32}
+// PIPE-NEXT: ttg.local_dealloc %[[RA]]
+// PIPE-NEXT: ttg.local_dealloc %[[RB]]
+// PIPE-NOT: loop.stage
+// PIPE-NOT: tt.latency
+
+// -----
+
+// One pipelined operand (the other loop-invariant): one ring, one commit
+// group per iteration, so the wait leaves 1 group (the next iteration's)
+// in flight.
+// SCHED-LABEL: tt.func public @one_operand
+// SCHED: tt.scheduled_max_stage = 2
+// PIPE-LABEL: tt.func public @one_operand
+// PIPE: ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16
+// PIPE-NOT: ttg.local_alloc
+// PIPE: ttg.async_wait %{{.*}} {num = 1 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @one_operand(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bd: tensor<32x64xf16, #dotB>, %aoff: tensor<64x32xi32, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<[32, 16]> : tensor<2xi32>}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %aoff : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d = tt.dot %xd, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %apn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// The address comes from another load (an offset read from memory): that
+// load's data would be needed in registers in stage 0, so nothing is
+// scheduled; the offset's load itself feeds no dot.
+// LAT-LABEL: tt.func public @pointer_from_a_load
+// LAT: tt.load %{{.*}} : !tt.ptr<i32>
+// LAT: tt.load %{{.*}} {tt.latency = 2 : i32}
+// SCHED-LABEL: tt.func public @pointer_from_a_load
+// SCHED-NOT: loop.stage
+// SCHED-NOT: tt.latency
+// SCHED: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @pointer_from_a_load(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bd: tensor<32x64xf16, #dotB>, %aoff: tensor<64x32xi32, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<[32, 16]> : tensor<2xi32>}, %n: i32, %idx: !tt.ptr<i32>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %aoff : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %o = tt.load %idx : !tt.ptr<i32>
+      %os = tt.splat %o : i32 -> tensor<64x32xi32, #blocked>
+      %o16 = arith.muli %os, %step : tensor<64x32xi32, #blocked>
+      %p = tt.addptr %ap, %o16 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d = tt.dot %xd, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %apn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// The address divides by a value that may be zero: stage 0 would compute
+// it for iterations past the end (k + 2 with n = k + 1, say), so the load
+// is not scheduled. The same by a non-zero constant is.
+// SCHED-LABEL: tt.func public @divide_by_argument
+// SCHED: arith.divsi %{{.*}}, %{{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32}
+// SCHED: tt.load %{{.*}} {loop.cluster = 0 : i32, loop.stage = 2 : i32} :
+// SCHED: arith.divsi %{{.*}}, %{{.*}} {loop.cluster = 1 : i32, loop.stage = 0 : i32}
+// SCHED: tt.load %{{.*}} {loop.cluster = 1 : i32, loop.stage = 0 : i32, tt.latency = 2 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @divide_by_argument(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bd: tensor<32x64xf16, #dotB>, %aoff: tensor<64x32xi32, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<[32, 16]> : tensor<2xi32>}, %n: i32, %m: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %aoff : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %q = arith.divsi %k, %m : i32
+      %qs = tt.splat %q : i32 -> tensor<64x32xi32, #blocked>
+      %q16 = arith.muli %qs, %step : tensor<64x32xi32, #blocked>
+      %p = tt.addptr %ap, %q16 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %x0 = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %c3 = arith.constant 3 : i32
+      %r = arith.divsi %k, %c3 : i32
+      %rs = tt.splat %r : i32 -> tensor<64x32xi32, #blocked>
+      %r16 = arith.muli %rs, %step : tensor<64x32xi32, #blocked>
+      %p2 = tt.addptr %ap, %r16 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %x = tt.load %p2 : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %x0d = ttg.convert_layout %x0 : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d0 = tt.dot %x0d, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d = tt.dot %xd, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %apn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// The loop's pointers are used after it: the pipelined loop would hand
+// them out advanced by the iterations stage 0 ran ahead, so the loop is left
+// alone.
+// SCHED-LABEL: tt.func public @pointer_used_after
+// SCHED-NOT: loop.stage
+// SCHED-NOT: tt.latency
+// SCHED: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @pointer_used_after(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bd: tensor<32x64xf16, #dotB>, %aoff: tensor<64x32xi32, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<[32, 16]> : tensor<2xi32>}, %n: i32) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %aoff : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d = tt.dot %xd, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %apn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0, %res#1 : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+  }
+}
+
+// -----
+
+// Pointers AxisInfo knows nothing about (2-byte elements, one per copy):
+// cp.async cannot copy them, no latency.
+// LAT-LABEL: tt.func public @unaligned
+// LAT-NOT: tt.latency
+// LAT: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @unaligned(%ap0: tensor<64x32x!tt.ptr<f16>, #blocked>, %bd: tensor<32x64xf16, #dotB>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xd = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d = tt.dot %xd, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %apn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
