@@ -176,6 +176,8 @@ Error Program::execAsyncCopy(Operation &op, const OpHandler &) {
   unsigned size = byteSize(k);
   bool fl = isFloatKind(k);
   int64_t n = ptr.numel();
+  if (nextCopyId == 0) // wrapped, past 2^32 copies: 0 stands for none
+    nextCopyId = 1;
   PendingCopy c{nextCopyId++, &op, md.alloc, {}, {}, {}, {}, size};
   c.at.resize(n);
   c.src.assign(n, 0);
