@@ -825,20 +825,23 @@ TEST(CpuOracleTriton, TransOp) {
              }});
 }
 
-// C (f16) = A B with f16 inputs and an f32 accumulator rounded once per
-// tt.dot (BK = 32 per dot): within (nb + 1) u32 sum|a b| before the final
-// rounding to f16, which adds half an f16 ulp.
-void checkMatmulF16(const std::vector<uint16_t> &a, const std::vector<uint16_t> &b,
-                    const std::vector<uint16_t> &c, int64_t M, int64_t N, int64_t K,
-                    int64_t sam, int64_t sak, int64_t sbk, int64_t sbn, int64_t scm,
-                    int64_t scn, const std::string &what) {
+// C (f16) = A B with f16 or f32 inputs (`a`, `b`: their values) and an f32
+// accumulator rounded once per tt.dot (BK = 32 per dot): each product is
+// exact in double, and the result is within (nb + 1) u32 sum|a b| before
+// the final rounding to f16, which adds half an f16 ulp.
+void checkMatmulToF16(const std::vector<double> &a,
+                      const std::vector<double> &b,
+                      const std::vector<uint16_t> &c, int64_t M, int64_t N,
+                      int64_t K, int64_t sam, int64_t sak, int64_t sbk,
+                      int64_t sbn, int64_t scm, int64_t scn,
+                      const std::string &what) {
   Checker ck(what);
   double nb = double(cdiv(K, 32));
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
       double want = 0, mag = 0;
       for (int64_t k = 0; k < K; ++k) {
-        double p = f16Value(a[i * sam + k * sak]) * f16Value(b[k * sbk + j * sbn]);
+        double p = a[i * sam + k * sak] * b[k * sbk + j * sbn];
         want += p;
         mag += std::fabs(p);
       }
@@ -847,6 +850,18 @@ void checkMatmulF16(const std::vector<uint16_t> &a, const std::vector<uint16_t> 
                      0.5 * ulp16(std::max(std::fabs(want), std::fabs(got)));
       ck.close(got, want, bound, at(i, j));
     }
+}
+
+void checkMatmulF16(const std::vector<uint16_t> &a,
+                    const std::vector<uint16_t> &b,
+                    const std::vector<uint16_t> &c, int64_t M, int64_t N,
+                    int64_t K, int64_t sam, int64_t sak, int64_t sbk,
+                    int64_t sbn, int64_t scm, int64_t scn,
+                    const std::string &what) {
+  std::vector<double> av(a.size()), bv(b.size());
+  std::transform(a.begin(), a.end(), av.begin(), f16Value);
+  std::transform(b.begin(), b.end(), bv.begin(), f16Value);
+  checkMatmulToF16(av, bv, c, M, N, K, sam, sak, sbk, sbn, scm, scn, what);
 }
 
 TEST(CpuOracleTriton, MatmulF16Hopper) {
@@ -888,6 +903,43 @@ TEST(CpuOracleTriton, MatmulF16Sm80) {
              }});
 }
 
+TEST(CpuOracleTriton, MatmulF32Sm80Tf32) {
+  // The matmul of MatmulF16Sm80 on f32 inputs (tf32 dots, which the
+  // reference computes exactly), with corpus/kernels/run_args.txt's
+  // arguments. Its TTGIR is Triton's 3-stage cp.async pipeline: two slots,
+  // two commit groups (A, B) per block, {num = 2} waits. BM = 128, BN = 64,
+  // BK = 32; K = 48 leaves a masked half block, and the refills of the last
+  // two iterations are masked off entirely.
+  const int64_t M = 128, N = 128, K = 48;
+  auto a = randomF32(M * K, 890, -1, 1), b = randomF32(K * N, 891, -1, 1);
+  auto make = [&] {
+    return std::vector<KernelArg>{
+        buffer(ScalarKind::F32, a),
+        buffer(ScalarKind::F32, b),
+        buffer(ScalarKind::F16, std::vector<uint16_t>(M * N, 0)),
+        i32(M),
+        i32(N),
+        i32(K),
+        i32(K),
+        i32(1),
+        i32(1),
+        i32(K),
+        i32(1),
+        i32(M)};
+  };
+  auto check = [&](const std::vector<KernelArg> &args) {
+    checkMatmulToF16(std::vector<double>(a.begin(), a.end()),
+                     std::vector<double>(b.begin(), b.end()),
+                     contents<uint16_t>(args[2]), M, N, K, K, 1, 1, K, 1, M,
+                     "matmul_f32_sm80_tf32");
+  };
+  runTriton({"matmul_f32_sm80_tf32",
+             {cdiv(M, 128) * cdiv(N, 64), 1, 1},
+             4,
+             make,
+             check});
+}
+
 TEST(CpuOracleTriton, WhileLoop) {
   // while_loop(x, out, n): out[0] = x[0] + ... + x[n-1], one at a time.
   const int64_t n = 10;
@@ -912,6 +964,75 @@ TEST(CpuOracleTriton, WhileLoop) {
 }
 
 //===----------------------------------------------------------------------===//
+// cp.async groups (corpus/kernels/async/)
+//===----------------------------------------------------------------------===//
+
+std::vector<int32_t> randomI32(size_t n, uint64_t seed) {
+  Rng r(seed);
+  std::vector<int32_t> v(n);
+  for (int32_t &x : v)
+    x = int32_t(uint32_t(r.next()));
+  return v;
+}
+
+// horner_blocks: acc = 3 acc + block over the blocks of 16 of row p of x
+// (n long, the tail reading 0), in wrapping i32.
+std::vector<int32_t> hornerBlocks(const std::vector<int32_t> &x, int64_t n,
+                                  int64_t programs) {
+  std::vector<int32_t> out(16 * programs);
+  for (int64_t p = 0; p < programs; ++p)
+    for (int64_t j = 0; j < 16; ++j) {
+      uint32_t acc = 0;
+      for (int64_t b = 0; b < cdiv(n, 16); ++b) {
+        int64_t k = b * 16 + j;
+        acc = acc * 3 + uint32_t(k < n ? x[p * n + k] : 0);
+      }
+      out[p * 16 + j] = int32_t(acc);
+    }
+  return out;
+}
+
+TEST(CpuOracleAsync, PipelinedLoopMatchesUnpipelined) {
+  // Two programs (the pending copies are per program). n = 75: 5 blocks,
+  // the last with 11 elements; n = 16 and 1: one block, so the prologue's
+  // second copy and every refill are masked off; n = 32: two blocks.
+  for (int64_t n : {75, 16, 1, 32}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto x = randomI32(2 * n, 900 + n);
+    std::vector<std::vector<uint8_t>> outs;
+    for (const char *file :
+         {"async/horner_blocks.ttir", "async/horner_blocks_pipelined.ttgir"}) {
+      SCOPED_TRACE(file);
+      auto m = parseKernel(file);
+      ASSERT_TRUE(m);
+      std::vector<KernelArg> args = {
+          buffer(ScalarKind::I32, x),
+          buffer(ScalarKind::I32, std::vector<int32_t>(32, -1)), i32(n)};
+      ASSERT_RUNS(run(*m, args, {2, 1, 1}, 1));
+      EXPECT_EQ(contents<int32_t>(args[1]), hornerBlocks(x, n, 2));
+      outs.push_back(args[1].bytes);
+    }
+    EXPECT_EQ(outs[0], outs[1]);
+  }
+}
+
+TEST(CpuOracleAsync, GroupRules) {
+  // See the kernel's comment: every rule it relies on must hold for it to
+  // run at all; the output says each copy landed where it was sent.
+  auto m = parseKernel("async/groups.ttgir");
+  ASSERT_TRUE(m);
+  auto x = randomI32(64, 910);
+  std::vector<KernelArg> args = {
+      buffer(ScalarKind::I32, x),
+      buffer(ScalarKind::I32, std::vector<int32_t>(64, -1))};
+  ASSERT_RUNS(run(*m, args, {1, 1, 1}, 1));
+  std::vector<int32_t> want(x.begin(), x.begin() + 48);
+  for (int64_t s = 0; s < 16; ++s) // slot element 4 j + i holds x[48 + 4 i + j]
+    want.push_back(x[48 + 4 * (s % 4) + s / 4]);
+  EXPECT_EQ(contents<int32_t>(args[1]), want);
+}
+
+//===----------------------------------------------------------------------===//
 // Undefined behaviour (corpus/kernels/ub/)
 //===----------------------------------------------------------------------===//
 
@@ -923,6 +1044,9 @@ struct UBExpect {
   std::vector<int64_t> element;
   std::array<int64_t, 3> grid{1, 1, 1};
   uint64_t stepBudget = uint64_t(1) << 28;
+  // Async copy UB: text on the line of the pending copy the message must
+  // name (empty: not checked).
+  std::string copyMarker;
 };
 
 // Runs the kernel, which must stop with UndefinedBehavior; returns the report.
@@ -961,6 +1085,15 @@ void expectUB(const UBExpect &e, std::vector<KernelArg> args) {
   EXPECT_EQ(r->pid, (std::array<int64_t, 3>{0, 0, 0})) << r->str();
   EXPECT_EQ(r->element, e.element) << r->str();
   EXPECT_FALSE(r->message.empty());
+  if (!e.copyMarker.empty()) {
+    int copyLine = lineOf("ub/" + e.file, e.copyMarker);
+    ASSERT_GT(copyLine, 0) << "marker '" << e.copyMarker << "' not in the file";
+    std::string copyAt =
+        " " + corpusPath("ub/" + e.file) + ":" + std::to_string(copyLine) + ":";
+    EXPECT_NE(r->message.find(copyAt), std::string::npos)
+        << "message should name the pending copy at" << copyAt << ": "
+        << r->str();
+  }
 }
 
 TEST(CpuOracleUB, OutOfBoundsLoad) {
@@ -1011,6 +1144,95 @@ TEST(CpuOracleUB, UninitializedSharedRead) {
   expectUB({"uninit_shared.ttgir", "uninitialized-shared-read", "ttg.local_load",
             "ttg.local_load", {0}},
            {buffer(ScalarKind::F32, std::vector<float>(16, 0))});
+}
+
+std::vector<KernelArg> hornerArgs(int64_t n) {
+  return {buffer(ScalarKind::I32, randomI32(2 * n, 920)),
+          buffer(ScalarKind::I32, std::vector<int32_t>(32, 0)), i32(n)};
+}
+
+TEST(CpuOracleUB, AsyncCopyReadBeforeWait) {
+  // {num = 2} leaves block 0's copy (the prologue's first) in flight when
+  // iteration 0 reads slot 0.
+  UBExpect e{"async_read_before_wait.ttgir",
+             "async-copy-read-before-wait",
+             "ttg.local_load",
+             "ttg.local_load",
+             {0}};
+  e.grid = {2, 1, 1};
+  e.copyMarker = "%t0 = ttg.async_copy_global_to_local";
+  expectUB(e, hornerArgs(75));
+}
+
+TEST(CpuOracleUB, AsyncCopyIntoSlotStillPending) {
+  // Iteration 0 refills slot 1, whose copy of block 1 is still in flight.
+  UBExpect e{"async_write_conflict.ttgir",
+             "async-copy-write-conflict",
+             "ttg.async_copy_global_to_local",
+             "%tn = ttg.async_copy_global_to_local",
+             {0}};
+  e.grid = {2, 1, 1};
+  e.copyMarker = "%t1 = ttg.async_copy_global_to_local";
+  expectUB(e, hornerArgs(75));
+}
+
+TEST(CpuOracleUB, AsyncWaitDoesNotCompleteUncommittedCopies) {
+  UBExpect e{"async_uncommitted.ttgir",
+             "async-copy-read-before-wait",
+             "ttg.local_load",
+             "%v1 = ttg.local_load",
+             {0}};
+  e.copyMarker = "%t1 = ttg.async_copy_global_to_local";
+  auto x = randomI32(32, 930);
+  auto args = [&] {
+    return std::vector<KernelArg>{
+        buffer(ScalarKind::I32, x),
+        buffer(ScalarKind::I32, std::vector<int32_t>(32, 0))};
+  };
+  expectUB(e, args());
+  // The same wait did complete the committed copy: out[0..16) was stored
+  // from slot 0 before the report (buffers keep what was written).
+  auto m = parseKernel("ub/" + e.file);
+  ASSERT_TRUE(m);
+  std::vector<KernelArg> a = args();
+  std::string report = llvm::toString(run(*m, a, {1, 1, 1}));
+  EXPECT_NE(report.find("not committed"), std::string::npos) << report;
+  auto out = contents<int32_t>(a[1]);
+  EXPECT_EQ(std::vector<int32_t>(out.begin(), out.begin() + 16),
+            std::vector<int32_t>(x.begin(), x.begin() + 16));
+  EXPECT_EQ(std::vector<int32_t>(out.begin() + 16, out.end()),
+            std::vector<int32_t>(16, 0));
+}
+
+TEST(CpuOracleUB, AsyncCopySourceOverwritten) {
+  auto x = randomI32(16, 940);
+  std::vector<int32_t> y = x;
+  y[5] ^= 1;
+  expectUB({"async_source_overwritten.ttgir",
+            "async-copy-source-overwritten",
+            "tt.store",
+            "tt.store %xp",
+            {5}},
+           {buffer(ScalarKind::I32, x), buffer(ScalarKind::I32, y),
+            buffer(ScalarKind::I32, std::vector<int32_t>(16, 0))});
+  // Storing the bytes that are there is defined; the copy delivers x.
+  auto m = parseKernel("ub/async_source_overwritten.ttgir");
+  ASSERT_TRUE(m);
+  std::vector<KernelArg> same = {
+      buffer(ScalarKind::I32, x), buffer(ScalarKind::I32, x),
+      buffer(ScalarKind::I32, std::vector<int32_t>(16, 0))};
+  ASSERT_RUNS(run(*m, same, {1, 1, 1}));
+  EXPECT_EQ(contents<int32_t>(same[2]), x);
+}
+
+TEST(CpuOracleUB, DeallocWithPendingCopy) {
+  UBExpect e{"async_dealloc_pending.ttgir",
+             "async-copy-write-conflict",
+             "ttg.local_dealloc",
+             "ttg.local_dealloc",
+             {}};
+  e.copyMarker = "ttg.async_copy_global_to_local";
+  expectUB(e, {buffer(ScalarKind::I32, std::vector<int32_t>(16, 1))});
 }
 
 TEST(CpuOracleUB, GatherIndexOutOfRange) {
@@ -1086,6 +1308,23 @@ TEST(CpuOracleUB, LoadOfAnotherProgramsStore) {
                                 buffer(ScalarKind::I32, std::vector<int32_t>(2, 0)),
                                 buffer(ScalarKind::I32, std::vector<int32_t>(2, 0))};
   ASSERT_RUNS(run(*m, one, {1, 1, 1}));
+}
+
+TEST(CpuOracleUB, AsyncCopyOfAnotherProgramsStore) {
+  expectRace("async_load_race.ttgir", "load-race",
+             "ttg.async_copy_global_to_local", "ttg.async_copy_global_to_local",
+             {buffer(ScalarKind::I32, std::vector<int32_t>{3, 4}),
+              buffer(ScalarKind::I32, std::vector<int32_t>(2, 0)),
+              buffer(ScalarKind::I32, std::vector<int32_t>(2, 0))});
+  // One program copying back its own store is defined.
+  auto m = parseKernel("ub/async_load_race.ttgir");
+  ASSERT_TRUE(m);
+  std::vector<KernelArg> one = {
+      buffer(ScalarKind::I32, std::vector<int32_t>{3, 4}),
+      buffer(ScalarKind::I32, std::vector<int32_t>(2, 0)),
+      buffer(ScalarKind::I32, std::vector<int32_t>(2, 0))};
+  ASSERT_RUNS(run(*m, one, {1, 1, 1}));
+  EXPECT_EQ(contents<int32_t>(one[2]), (std::vector<int32_t>{3, 0}));
 }
 
 TEST(CpuOracleUB, RunawayWhileStoppedByStepBudget) {

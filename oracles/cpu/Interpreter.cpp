@@ -391,9 +391,11 @@ OpHandler Program::classify(Operation &op) {
       .Case<triton::AtomicRMWOp>(to(&P::execAtomic, K::AtomicRMW))
       .Case<triton::AtomicCASOp>(to(&P::execAtomic, K::AtomicCAS))
       // Shared memory and TTGIR ordering
-      .Case<ttg::BarrierOp, ttng::FenceAsyncSharedOp, ttg::LocalDeallocOp,
-            ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(
+      .Case<ttg::BarrierOp, ttng::FenceAsyncSharedOp>(
           to(&P::execOrdering, K::Ordering))
+      .Case<ttg::LocalDeallocOp>(to(&P::execLocalDealloc, K::LocalDealloc))
+      .Case<ttg::AsyncCommitGroupOp>(to(&P::execAsyncGroup, K::AsyncCommit))
+      .Case<ttg::AsyncWaitOp>(to(&P::execAsyncGroup, K::AsyncWait))
       .Case<ttng::WarpGroupDotWaitOp>(to(&P::execDotWait, K::DotWait))
       .Case<ttg::LocalAllocOp>(to(&P::execLocalAlloc, K::LocalAlloc))
       .Case<ttg::MemDescIndexOp>(to(&P::execMemDescView, K::MemDescIndex))

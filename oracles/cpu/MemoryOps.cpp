@@ -1,6 +1,7 @@
 // Global memory: pointers (tt.addptr, block pointers) and the accesses
 // through them (tt.load, tt.store, atomics), with their undefined behaviour
-// (out of bounds, misaligned, races between programs).
+// (out of bounds, misaligned, races between programs, writes to what a
+// pending async copy reads).
 #include "oracles/cpu/Program.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -222,6 +223,8 @@ Error Program::execStore(Operation &op, const OpHandler &) {
     if (!where)
       return badAccess(op, ptr, e, size);
     uint64_t bits = bitsOf(val, e, k);
+    if (Error err = checkPendingSource(op, ptr, e, size, where, bits))
+      return err;
     int32_t w = -1;
     switch (
         global.recordStore(ptr.i[e], where, bits, size, serial, linearPid, w)) {
@@ -333,6 +336,8 @@ Error Program::execAtomic(Operation &op, const OpHandler &h) {
       }
       newBits = maskBits(res, bits);
     }
+    if (Error err = checkPendingSource(op, ptr, e, size, where, newBits))
+      return err;
     storeBits(where, newBits, size);
   }
   set(op.getResult(0), std::move(*r));

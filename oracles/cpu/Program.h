@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -206,6 +207,7 @@ enum class OpKind : uint8_t {
   Ordering,
   DotWait,
   LocalAlloc,
+  LocalDealloc,
   MemDescIndex,
   MemDescSubslice,
   MemDescTrans,
@@ -213,6 +215,8 @@ enum class OpKind : uint8_t {
   LocalLoad,
   LocalStore,
   AsyncCopy,
+  AsyncCommit,
+  AsyncWait,
   // folds along an axis
   Reduce,
   Scan,
@@ -265,6 +269,20 @@ struct OpHandler {
 // Handlers by OperationName (opaque pointer), shared by a launch's programs.
 using HandlerCache = llvm::DenseMap<const void *, OpHandler>;
 
+// An issued ttg.async_copy_global_to_local whose data has not landed in
+// shared memory yet (SEMANTICS.md §7): the values it read from global memory
+// when it was issued, and where they go.
+struct PendingCopy {
+  uint32_t id; // > 0; what SharedAlloc::pendingCopy holds
+  Operation *op;
+  int alloc;
+  std::vector<int64_t> at;   // allocation index of each element
+  std::vector<uint64_t> i;   // values, ints ...
+  std::vector<double> f;     // ... or floats
+  std::vector<uint64_t> src; // source address per element (0: masked off)
+  unsigned size;             // bytes per source element
+};
+
 // A reduction or scan along `axis` of a row-major shape: `outer` lines
 // before it times `inner` after it, each `len` long.
 struct FoldShape {
@@ -303,6 +321,15 @@ private:
   int32_t linearPid; // x + X * (y + Y * z): the program id in race reports
   uint64_t steps = 0;
   std::vector<SharedAlloc> shared;
+  // cp.async groups (SEMANTICS.md §7), per program since each runs alone:
+  // the copies issued since the last ttg.async_commit_group, and the
+  // committed groups, oldest first. Dropped at the program's end.
+  std::vector<PendingCopy> uncommitted;
+  std::deque<std::vector<PendingCopy>> committed;
+  uint32_t nextCopyId = 1;
+  // How many pending copy elements read each global byte: a store to one of
+  // them may change what the copy delivers (async-copy-source-overwritten).
+  llvm::DenseMap<uint64_t, uint32_t> pendingSources;
   // Node-based, so references to values stay valid while regions bind new
   // ones (loops and combine regions run while callers hold operands).
   std::unordered_map<const void *, Tensor> env;
@@ -400,6 +427,26 @@ private:
     return addr % size ? nullptr : global.find(addr, size);
   }
   Error badAccess(Operation &op, const Tensor &ptr, int64_t e, unsigned size);
+  // Pending async copies (SharedMemoryOps.cpp).
+  // The pending copy `id` (null if none), and whether it is committed.
+  const PendingCopy *findPendingCopy(uint32_t id, bool &isCommitted) const;
+  // The UB `kind` of op touching shared memory (`what`; element `e` of `t`)
+  // that the pending copy `id` will still write.
+  Error pendingCopyUB(Operation &op, llvm::StringRef kind, llvm::StringRef what,
+                      uint32_t id, const Tensor *t, int64_t e);
+  void landCopy(const PendingCopy &c);
+  // The UB of a global write of `bits` (`size` bytes at `where`, element
+  // `e` of `ptr`) over a byte a pending copy reads; cheap when no copy is
+  // pending. Rewriting the bytes that are there is fine, as in §6.
+  Error checkPendingSource(Operation &op, const Tensor &ptr, int64_t e,
+                           unsigned size, const uint8_t *where, uint64_t bits) {
+    if (pendingSources.empty() ||
+        loadBits(where, size) == maskBits(bits, size * 8))
+      return Error::success();
+    return sourceOverwritten(op, ptr, e, size);
+  }
+  Error sourceOverwritten(Operation &op, const Tensor &ptr, int64_t e,
+                          unsigned size);
   Error raceUB(Operation &op, llvm::StringRef kind, const Tensor &ptr,
                int64_t e, int32_t other, const char *what);
 
@@ -459,10 +506,12 @@ private:
   Error execOrdering(Operation &op, const OpHandler &h);
   Error execDotWait(Operation &op, const OpHandler &h);
   Error execLocalAlloc(Operation &op, const OpHandler &h);
+  Error execLocalDealloc(Operation &op, const OpHandler &h);
   Error execMemDescView(Operation &op, const OpHandler &h);
   Error execLocalLoad(Operation &op, const OpHandler &h);
   Error execLocalStore(Operation &op, const OpHandler &h);
   Error execAsyncCopy(Operation &op, const OpHandler &h);
+  Error execAsyncGroup(Operation &op, const OpHandler &h);
   // ReductionOps.cpp
   Error execReduce(Operation &op, const OpHandler &h);
   Error execDot(Operation &op, const OpHandler &h);

@@ -158,9 +158,12 @@ Error Program::combineLanes(Operation &op, bool scan, bool reverse,
 Error Program::execDot(Operation &op, const OpHandler &) {
   const Tensor &a = get(op.getOperand(0)), &b = get(op.getOperand(1)),
                &c = get(op.getOperand(2));
-  // Operands may be memdescs (warp_group_dot): read them out first.
+  // Operands may be memdescs (warp_group_dot): read them out first. The
+  // first element a pending async copy will still write, else the first
+  // never written, is reported.
   bool unwritten = false;
   int64_t unwrittenAt = -1;
+  uint32_t pending = 0;
   auto materialize = [&](const Tensor &t) -> Tensor {
     if (t.type.kind != ElemType::MemDesc)
       return t;
@@ -174,7 +177,9 @@ Error Program::execDot(Operation &op, const OpHandler &) {
     IndexWalker walk(t.shape);
     for (int64_t k = 0; k < r.numel(); ++k, walk.next()) {
       int64_t at = sharedIndex(t, walk.get());
-      if (!al.written[at] && !unwritten) {
+      if (!pending && (pending = al.pendingAt(at)))
+        unwrittenAt = k;
+      if (!al.written[at] && !unwritten && !pending) {
         unwritten = true;
         unwrittenAt = k;
       }
@@ -186,11 +191,19 @@ Error Program::execDot(Operation &op, const OpHandler &) {
     return r;
   };
   Tensor A = materialize(a);
+  if (pending)
+    return pendingCopyUB(op, "async-copy-read-before-wait",
+                         "operand A reads shared memory", pending, &A,
+                         unwrittenAt);
   if (unwritten)
     return ub(&op, "uninitialized-shared-read",
               "operand A reads shared memory before it was written", &A,
               unwrittenAt);
   Tensor B = materialize(b);
+  if (pending)
+    return pendingCopyUB(op, "async-copy-read-before-wait",
+                         "operand B reads shared memory", pending, &B,
+                         unwrittenAt);
   if (unwritten)
     return ub(&op, "uninitialized-shared-read",
               "operand B reads shared memory before it was written", &B,

@@ -1,13 +1,13 @@
 // Shared memory and the other TTGIR ops: local_alloc / load / store, memdesc
-// views, async copies and ordering ops. Layouts play no part here.
+// views, async copies and their groups (cp.async), ordering ops. Layouts play
+// no part here.
 #include "oracles/cpu/Program.h"
 
 using namespace mlir;
 
 namespace tgpu::cpu::detail {
 
-// ttg.barrier, ttng.fence_async_shared, ttg.local_dealloc,
-// ttg.async_commit_group, ttg.async_wait: ordering only. Every program runs
+// ttg.barrier, ttng.fence_async_shared: ordering only. Every program runs
 // alone, so there is nothing to do; tokens are empty values.
 Error Program::execOrdering(Operation &op, const OpHandler &) {
   for (Value v : op.getResults()) {
@@ -22,6 +22,18 @@ Error Program::execOrdering(Operation &op, const OpHandler &) {
 Error Program::execDotWait(Operation &op, const OpHandler &) {
   for (auto [res, in] : llvm::zip(op.getResults(), op.getOperands()))
     set(res, get(in));
+  return Error::success();
+}
+
+// ttg.local_dealloc: nothing ever reuses an allocation here, but on the GPU
+// its memory goes back to the allocator, and a copy still pending into it
+// would land in whatever is allocated there next.
+Error Program::execLocalDealloc(Operation &op, const OpHandler &) {
+  const SharedAlloc &a = shared[get(op.getOperand(0)).alloc];
+  for (uint32_t id : a.pendingCopy)
+    if (id)
+      return pendingCopyUB(op, "async-copy-write-conflict",
+                           "shared memory freed", id, nullptr, -1);
   return Error::success();
 }
 
@@ -115,6 +127,11 @@ Error Program::execLocalLoad(Operation &op, const OpHandler &) {
   IndexWalker walk(r->shape);
   for (int64_t k = 0; k < r->numel(); ++k, walk.next()) {
     int64_t at = sharedIndex(md, walk.get());
+    // Before the written test: a copy still in flight is the better
+    // diagnosis of an element it has not filled yet.
+    if (uint32_t id = a.pendingAt(at))
+      return pendingCopyUB(op, "async-copy-read-before-wait",
+                           "shared memory read", id, &*r, k);
     if (!a.written[at])
       return ub(&op, "uninitialized-shared-read",
                 "shared memory read before it was written", &*r, k);
@@ -133,6 +150,9 @@ Error Program::execLocalStore(Operation &op, const OpHandler &) {
   IndexWalker walk(val.shape);
   for (int64_t k = 0; k < val.numel(); ++k, walk.next()) {
     int64_t at = sharedIndex(md, walk.get());
+    if (uint32_t id = a.pendingAt(at))
+      return pendingCopyUB(op, "async-copy-write-conflict",
+                           "shared memory written", id, &val, k);
     if (val.type.isFloat())
       a.f[at] = val.f[k];
     else
@@ -142,51 +162,171 @@ Error Program::execLocalStore(Operation &op, const OpHandler &) {
   return Error::success();
 }
 
+// The copy reads its source now, with tt.load's rules (so out-of-bounds,
+// misaligned and racing elements are reported at the op that names them),
+// but its data lands in shared memory only when a ttg.async_wait completes
+// its group: until then it is pending, first in `uncommitted`.
 Error Program::execAsyncCopy(Operation &op, const OpHandler &) {
-  // Done at once: the copy's completion is the program's next step.
-  const Tensor &ptr = get(op.getOperand(0)), &md = get(op.getOperand(1));
-  const Tensor *mask =
-      op.getNumOperands() > 2 ? &get(op.getOperand(2)) : nullptr;
-  const Tensor *other =
-      op.getNumOperands() > 3 ? &get(op.getOperand(3)) : nullptr;
+  auto copy = cast<triton::gpu::AsyncCopyGlobalToLocalOp>(op);
+  const Tensor &ptr = get(copy.getSrc()), &md = get(copy.getDst());
+  const Tensor *mask = copy.getMask() ? &get(copy.getMask()) : nullptr;
+  const Tensor *other = copy.getOther() ? &get(copy.getOther()) : nullptr;
   SharedAlloc &a = shared[md.alloc];
   ScalarKind k = ptr.type.pointee;
   unsigned size = byteSize(k);
+  bool fl = isFloatKind(k);
+  int64_t n = ptr.numel();
+  if (nextCopyId == 0) // wrapped, past 2^32 copies: 0 stands for none
+    nextCopyId = 1;
+  PendingCopy c{nextCopyId++, &op, md.alloc, {}, {}, {}, {}, size};
+  c.at.resize(n);
+  c.src.assign(n, 0);
+  if (fl)
+    c.f.assign(n, 0);
+  else
+    c.i.assign(n, 0);
+  if (a.pendingCopy.empty())
+    a.pendingCopy.assign(a.written.size(), 0);
   IndexWalker walk(ptr.shape);
-  for (int64_t e = 0; e < ptr.numel(); ++e, walk.next()) {
+  for (int64_t e = 0; e < n; ++e, walk.next()) {
     int64_t at = sharedIndex(md, walk.get());
+    if (uint32_t id = a.pendingCopy[at])
+      return pendingCopyUB(op, "async-copy-write-conflict",
+                           "shared memory written", id, &ptr, e);
+    c.at[e] = at;
     bool on = !mask || (mask->i[mask->shape.empty() ? 0 : e] & 1);
     if (!on) {
-      if (other) {
-        if (isFloatKind(k))
-          a.f[at] = other->f[other->shape.empty() ? 0 : e];
-        else
-          a.i[at] = other->i[other->shape.empty() ? 0 : e];
-      } else {
-        // Masked-off lanes are zero-filled.
-        if (isFloatKind(k))
-          a.f[at] = 0;
-        else
-          a.i[at] = 0;
-      }
-      a.written[at] = true;
+      // Masked-off elements get `other`, or zero (cp.async's zero fill).
+      if (other && fl)
+        c.f[e] = other->f[other->shape.empty() ? 0 : e];
+      else if (other)
+        c.i[e] = other->i[other->shape.empty() ? 0 : e];
       continue;
     }
-    uint64_t addr = ptr.i[e];
-    uint8_t *where = addr % size ? nullptr : global.find(addr, size);
+    uint8_t *where = locate(ptr, e, size);
     if (!where)
-      return ub(&op, addr % size ? "misaligned-access" : "out-of-bounds",
-                "address 0x" + llvm::Twine::utohexstr(addr), &ptr, e);
+      return badAccess(op, ptr, e, size);
+    int32_t w = global.otherStorer(ptr.i[e], size, linearPid);
+    if (w >= 0)
+      return raceUB(op, "load-race", ptr, e, w, "is read, but");
     uint64_t bits = loadBits(where, size);
-    if (isFloatKind(k))
-      a.f[at] = floatFromBits(bits, k);
+    if (fl)
+      c.f[e] = floatFromBits(bits, k);
     else
-      a.i[at] = maskBits(bits, byteSize(k) * 8);
-    a.written[at] = true;
+      c.i[e] = maskBits(bits, size * 8);
+    c.src[e] = ptr.i[e];
+  }
+  for (int64_t e = 0; e < n; ++e) {
+    a.pendingCopy[c.at[e]] = c.id;
+    if (c.src[e])
+      for (unsigned j = 0; j < size; ++j)
+        ++pendingSources[c.src[e] + j];
+  }
+  uncommitted.push_back(std::move(c));
+  Tensor token;
+  token.type.kind = ElemType::Token;
+  set(op.getResult(0), token);
+  return Error::success();
+}
+
+// ttg.async_commit_group closes the copies issued since the previous commit
+// into one group, which may be empty. ttg.async_wait {num} completes every
+// committed group but the `num` most recent, as cp.async.wait_group does:
+// copies not committed yet are never completed by a wait, and the token
+// operands do not matter (Triton's lowering ignores them too).
+Error Program::execAsyncGroup(Operation &op, const OpHandler &h) {
+  if (h.kind == OpKind::AsyncCommit) {
+    committed.push_back(std::move(uncommitted));
+    uncommitted.clear();
+  } else {
+    size_t keep = cast<triton::gpu::AsyncWaitOp>(op).getNum();
+    for (; committed.size() > keep; committed.pop_front())
+      for (const PendingCopy &c : committed.front())
+        landCopy(c);
   }
   Tensor token;
   token.type.kind = ElemType::Token;
   set(op.getResult(0), token);
+  return Error::success();
+}
+
+void Program::landCopy(const PendingCopy &c) {
+  SharedAlloc &a = shared[c.alloc];
+  bool fl = !c.f.empty();
+  for (size_t e = 0; e < c.at.size(); ++e) {
+    int64_t at = c.at[e];
+    if (fl)
+      a.f[at] = c.f[e];
+    else
+      a.i[at] = c.i[e];
+    a.written[at] = true;
+    a.pendingCopy[at] = 0;
+    if (c.src[e])
+      for (unsigned j = 0; j < c.size; ++j) {
+        auto it = pendingSources.find(c.src[e] + j);
+        if (--it->second == 0)
+          pendingSources.erase(it);
+      }
+  }
+}
+
+const PendingCopy *Program::findPendingCopy(uint32_t id,
+                                            bool &isCommitted) const {
+  isCommitted = false;
+  for (const PendingCopy &c : uncommitted)
+    if (c.id == id)
+      return &c;
+  isCommitted = true;
+  for (const std::vector<PendingCopy> &group : committed)
+    for (const PendingCopy &c : group)
+      if (c.id == id)
+        return &c;
+  return nullptr;
+}
+
+Error Program::pendingCopyUB(Operation &op, llvm::StringRef kind,
+                             llvm::StringRef what, uint32_t id, const Tensor *t,
+                             int64_t e) {
+  bool isCommitted;
+  const PendingCopy *c = findPendingCopy(id, isCommitted);
+  std::string from = c ? locString(c->op) : std::string("?");
+  return ub(&op, kind,
+            what + " while the async copy at " + from + " still writes it: " +
+                (isCommitted ? "no ttg.async_wait has completed its group yet"
+                             : "it is not committed to a group yet, and "
+                               "ttg.async_wait completes committed groups "
+                               "only"),
+            t, e);
+}
+
+Error Program::sourceOverwritten(Operation &op, const Tensor &ptr, int64_t e,
+                                 unsigned size) {
+  uint64_t addr = ptr.i[e];
+  for (unsigned j = 0; j < size; ++j) {
+    if (!pendingSources.count(addr + j))
+      continue;
+    // The report names one of the copies reading the byte.
+    std::string from = "?";
+    auto reads = [&](const PendingCopy &c) {
+      for (uint64_t s : c.src)
+        if (s && addr + j >= s && addr + j < s + c.size)
+          return true;
+      return false;
+    };
+    for (const PendingCopy &c : uncommitted)
+      if (reads(c))
+        from = locString(c.op);
+    for (const std::vector<PendingCopy> &group : committed)
+      for (const PendingCopy &c : group)
+        if (reads(c))
+          from = locString(c.op);
+    return ub(&op, "async-copy-source-overwritten",
+              "address 0x" + llvm::Twine::utohexstr(addr) +
+                  " is written while the async copy at " + from +
+                  " reads it: the copy may read its source until "
+                  "ttg.async_wait completes it",
+              &ptr, e);
+  }
   return Error::success();
 }
 

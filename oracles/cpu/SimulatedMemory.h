@@ -135,6 +135,15 @@ struct SharedAlloc {
   std::vector<uint64_t> i;
   std::vector<double> f;
   std::vector<bool> written;
+  // Per element, the id of the pending async copy that will write it (0:
+  // none); empty until the first async copy into the allocation, so
+  // allocations that only local_store pay nothing. One id is enough: a
+  // second pending copy of an element is undefined behaviour, reported when
+  // it is issued.
+  std::vector<uint32_t> pendingCopy;
+  uint32_t pendingAt(int64_t at) const {
+    return pendingCopy.empty() ? 0 : pendingCopy[at];
+  }
 };
 
 inline double floatFromBits(uint64_t bits, ScalarKind k) {
