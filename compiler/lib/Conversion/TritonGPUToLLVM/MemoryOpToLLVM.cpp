@@ -10,6 +10,7 @@
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Layout/BasisRuns.h"
+#include "tgpu/Layout/LdMatrix.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -35,11 +36,10 @@ struct SharedAccess {
   int64_t vec = 1;
 };
 
-FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
-                                         const TypeConverter *converter,
-                                         RankedTensorType tensorType,
-                                         ttg::MemDescType memdesc, Value base,
-                                         int threadsPerWarp) {
+// register/lane/warp/block of `tensorType` -> offset/block in `memdesc`.
+FailureOr<LinearLayout> getRegisterToOffset(Location loc,
+                                            RankedTensorType tensorType,
+                                            ttg::MemDescType memdesc) {
   auto regs = getDistributedLayout(tensorType, loc);
   if (failed(regs))
     return failure();
@@ -57,6 +57,17 @@ FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
   if (!toOffset->hasOutDim("offset"))
     return emitError(loc) << "shared layout of " << memdesc
                           << " has no 'offset' input";
+  return std::move(*toOffset);
+}
+
+FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
+                                         const TypeConverter *converter,
+                                         RankedTensorType tensorType,
+                                         ttg::MemDescType memdesc, Value base,
+                                         int threadsPerWarp) {
+  auto toOffset = getRegisterToOffset(loc, tensorType, memdesc);
+  if (failed(toOffset))
+    return failure();
   SharedAccess access;
   access.owner = toOffset->getLowestSameImage("register");
   // Up to 16 bytes per access (ld/st.shared.v4.b32).
@@ -156,6 +167,38 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
   LoweringInfo info;
 };
 
+// The registers of a local_load that ldmatrix can read (planLdMatrix): one
+// nvvm.ldmatrix per group of 2 x num registers, each 32-bit result two
+// 16-bit elements.
+SmallVector<Value> loadWithLdMatrix(RewriterBase &rewriter, Location loc,
+                                    const ::tgpu::layout::LdMatrixPlan &plan,
+                                    Type elem, Value base) {
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<Value> rows =
+      emitSharedPointers(rewriter, loc, plan.addresses, base, elem,
+                         /*threadsPerWarp=*/32, [](int32_t) { return true; });
+  Type i32 = rewriter.getI32Type();
+  Type resultType = plan.num == 1 ? i32
+                                  : LLVM::LLVMStructType::getLiteral(
+                                        ctx, SmallVector<Type>(plan.num, i32));
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto pairType = VectorType::get(2, elem);
+  SmallVector<Value> values;
+  for (Value row : rows) {
+    Value loaded = NVVM::LdMatrixOp::create(
+        rewriter, loc, resultType, row, uint32_t(plan.num),
+        plan.trans ? NVVM::MMALayout::col : NVVM::MMALayout::row, shape,
+        NVVM::LdStMatrixEltType::B16);
+    for (Value word : unpackValues(rewriter, loc, loaded)) {
+      Value pair = LLVM::BitcastOp::create(rewriter, loc, pairType, word);
+      for (int j = 0; j < 2; ++j)
+        values.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, pair, i32Constant(rewriter, loc, j)));
+    }
+  }
+  return values;
+}
+
 struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
   LocalLoadLowering(TritonGPUToLLVMTypeConverter &converter,
                     const LoweringInfo &info)
@@ -168,12 +211,24 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     Type resultType = getTypeConverter()->convertType(tensorType);
     if (!resultType)
       return op.emitError("cannot lower ") << tensorType;
+    Type elem = getTypeConverter()->convertType(tensorType.getElementType());
+    auto toOffset = getRegisterToOffset(loc, tensorType, op.getSrc().getType());
+    if (failed(toOffset))
+      return failure();
+    if (info.threadsPerWarp == 32 && elem.isIntOrFloat())
+      if (auto plan = ::tgpu::layout::planLdMatrix(
+              *toOffset, elem.getIntOrFloatBitWidth())) {
+        rewriter.replaceOp(
+            op, packValues(rewriter, loc, resultType,
+                           loadWithLdMatrix(rewriter, loc, *plan, elem,
+                                            adaptor.getSrc())));
+        return success();
+      }
     auto access = planSharedAccess(rewriter, loc, getTypeConverter(),
                                    tensorType, op.getSrc().getType(),
                                    adaptor.getSrc(), info.threadsPerWarp);
     if (failed(access))
       return failure();
-    Type elem = getTypeConverter()->convertType(tensorType.getElementType());
     Type mem = memoryType(getTypeConverter(), tensorType.getElementType());
     int64_t vec = access->vec;
     Type vecType = vec == 1 ? mem : VectorType::get(vec, mem);
