@@ -54,7 +54,11 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release &&
 fi
 
 if [ "$ptxas" = 1 ]; then
-  if python3 "$here/ptxas_images.py" --kernel-timeout "$ptxas_timeout" "${paths[@]}" > "$out/ptxas.txt" 2>&1; then
+  # The GPU's target, for bundles made for an older one (sm_80 PTX).
+  cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+  device_arch=()
+  [[ "$cap" =~ ^[0-9]+$ ]] && device_arch=(--device-arch "sm_$cap")
+  if python3 "$here/ptxas_images.py" --kernel-timeout "$ptxas_timeout" "${device_arch[@]}" "${paths[@]}" > "$out/ptxas.txt" 2>&1; then
     head -1 "$out/ptxas.txt"
   else
     cat "$out/ptxas.txt"

@@ -13,12 +13,17 @@ PTX and gets "build_failure" ("error: ptxas: ..." or "timeout: ..."); the
 runner reports that image as an ERROR or TIMEOUT without loading it. Rerunning
 starts again from the PTX.
 
+--device-arch sm_XY (gpu-campaign.sh passes the GPU's) compiles a bundle
+made for an older target (PTX for sm_80, say) for the GPU it will run on:
+PTX is forward compatible, a cubin is not. Architecture-specific targets
+(sm_90a) are kept as they are.
+
 The largest PTX files start first, so one slow kernel does not trail the
 run. --budget stops handing out kernels after that many seconds; the ones
 not reached keep their PTX (the driver's JIT then compiles them).
 
 usage: ptxas_images.py [--ptxas PATH] [--jobs N] [--budget S]
-                       [--kernel-timeout S] BUNDLE_OR_DIR...
+                       [--kernel-timeout S] [--device-arch sm_XY] BUNDLE_OR_DIR...
 """
 import argparse
 import concurrent.futures
@@ -54,7 +59,22 @@ def tgpu_ptx(meta):
 
 
 
-def build(bundle, ptxas, timeout):
+def arch_number(arch):
+    """90 for sm_90; None for anything else (sm_90a included)."""
+    digits = arch[3:] if arch.startswith("sm_") else ""
+    return int(digits) if digits.isdigit() else None
+
+
+def cubin_arch(bundle_arch, device_arch):
+    """The target of a bundle's cubin: its own, or the device's when the
+    bundle's PTX is for an older generic target."""
+    mine, device = arch_number(bundle_arch), arch_number(device_arch or "")
+    if mine is not None and device is not None and device > mine:
+        return device_arch
+    return bundle_arch
+
+
+def build(bundle, ptxas, timeout, device_arch=None):
     """Returns (bundle, seconds, failure or None), seconds None when the
     bundle has no tgpu PTX."""
     with open(os.path.join(bundle, "meta.json")) as f:
@@ -66,7 +86,7 @@ def build(bundle, ptxas, timeout):
     image.pop("build_failure", None)
     image["file"] = ptx
     image.pop("ptx", None)
-    arch = meta.get("arch", "sm_90")
+    arch = cubin_arch(meta.get("arch", "sm_90"), device_arch)
     start = time.time()
     failure = None
     try:
@@ -111,6 +131,8 @@ def main():
                     help="stop handing out kernels after this many seconds")
     ap.add_argument("--kernel-timeout", type=float, default=120,
                     help="a kernel ptxas has not compiled after this many seconds is a timeout")
+    ap.add_argument("--device-arch", default=None,
+                    help="the GPU's target (sm_90): older generic targets are compiled for it")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
     ptxas = find_ptxas(args.ptxas)
@@ -133,7 +155,8 @@ def main():
                     skipped = len(todo)
                     todo = []
                     break
-                pending.add(pool.submit(build, todo.pop(), ptxas, args.kernel_timeout))
+                pending.add(pool.submit(build, todo.pop(), ptxas, args.kernel_timeout,
+                                         args.device_arch))
             if not pending:
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
