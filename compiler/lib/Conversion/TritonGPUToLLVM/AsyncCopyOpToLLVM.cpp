@@ -65,21 +65,15 @@ struct AsyncCopyLowering
     auto srcLayout = getDistributedLayout(srcType, loc);
     if (failed(srcLayout))
       return failure();
-    auto shared = ::tgpu::layout::toLinearLayout(dstType.getShape(),
-                                                 dstType.getEncoding());
-    if (!shared)
-      return op.emitOpError("cannot lower the shared layout of ")
-             << dstType << ": " << llvm::toString(shared.takeError());
-    auto toOffset = srcLayout->invertAndCompose(*shared);
-    if (!toOffset)
-      return op.emitOpError("the source and destination layouts do not "
-                            "cover the same elements: ")
-             << llvm::toString(toOffset.takeError());
-    if (!toOffset->hasOutDim("offset"))
-      return op.emitOpError("the shared layout of ")
-             << dstType << " has no 'offset' input";
+    auto view = getSharedViewMap(loc, srcType, op.getDst());
+    if (failed(view))
+      return failure();
+    const LinearLayout *toOffset = &view->toOffset;
 
     int64_t vec = copyVectorWidth(op, *srcLayout, *toOffset, elemBytes, info);
+    // A view's origin may break the alignment of the buffer's runs.
+    while (vec > 1 && (view->xorOffset & (vec - 1)))
+      vec /= 2;
     int64_t bytes = vec * elemBytes;
     if (bytes < 4)
       return op.emitOpError("copies ")
@@ -93,7 +87,7 @@ struct AsyncCopyLowering
     auto isCopied = [&](int32_t r) { return r % vec == 0 && owner[r] == r; };
     SmallVector<Value> dst =
         emitSharedPointers(rewriter, loc, *toOffset, adaptor.getDst(), memType,
-                           info.threadsPerWarp, isCopied);
+                           info.threadsPerWarp, isCopied, view->xorOffset);
     Value threadPred = emitUniqueOwnerPredicate(rewriter, loc, *srcLayout,
                                                 info.threadsPerWarp);
     SmallVector<Value> src = unpackValues(rewriter, loc, adaptor.getSrc());

@@ -36,58 +36,40 @@ struct SharedAccess {
   int64_t vec = 1;
 };
 
-// register/lane/warp/block of `tensorType` -> offset/block in `memdesc`.
-FailureOr<LinearLayout> getRegisterToOffset(Location loc,
-                                            RankedTensorType tensorType,
-                                            ttg::MemDescType memdesc) {
-  auto regs = getDistributedLayout(tensorType, loc);
-  if (failed(regs))
-    return failure();
-  auto shared =
-      ::tgpu::layout::toLinearLayout(memdesc.getShape(), memdesc.getEncoding());
-  if (!shared)
-    return emitError(loc) << "cannot lower the shared layout of " << memdesc
-                          << ": " << llvm::toString(shared.takeError());
-  // register/lane/warp/block -> offset/block of the shared layout.
-  auto toOffset = regs->invertAndCompose(*shared);
-  if (!toOffset)
-    return emitError(loc) << "the tensor and shared layouts of " << memdesc
-                          << " do not cover the same elements: "
-                          << llvm::toString(toOffset.takeError());
-  if (!toOffset->hasOutDim("offset"))
-    return emitError(loc) << "shared layout of " << memdesc
-                          << " has no 'offset' input";
-  return std::move(*toOffset);
-}
-
 FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
                                          const TypeConverter *converter,
                                          RankedTensorType tensorType,
-                                         ttg::MemDescType memdesc, Value base,
+                                         Value memdesc, Value base,
                                          int threadsPerWarp) {
-  auto toOffset = getRegisterToOffset(loc, tensorType, memdesc);
-  if (failed(toOffset))
+  auto view = getSharedViewMap(loc, tensorType, memdesc);
+  if (failed(view))
     return failure();
+  const LinearLayout *toOffset = &view->toOffset;
   SharedAccess access;
   access.owner = toOffset->getLowestSameImage("register");
-  // Up to 16 bytes per access (ld/st.shared.v4.b32).
+  // Up to 16 bytes per access (ld/st.shared.v4.b32), from an aligned start
+  // (a view's origin may break a run's alignment).
   access.vec = std::min<int64_t>(
       ::tgpu::layout::getAlignedRegisterRun(*toOffset,
                                             toOffset->findOut("offset")),
       std::max<int64_t>(16 / memoryElementBytes(tensorType), 1));
+  while (access.vec > 1 && (view->xorOffset & (access.vec - 1)))
+    access.vec /= 2;
   Type mem =
       getSharedMemoryType(converter->convertType(tensorType.getElementType()));
   const std::vector<int32_t> &owner = access.owner;
   int64_t vec = access.vec;
   access.pointers = mlir::tgpu::emitSharedPointers(
-      rewriter, loc, *toOffset, base, mem, threadsPerWarp, [&](int32_t r) {
+      rewriter, loc, *toOffset, base, mem, threadsPerWarp,
+      [&](int32_t r) {
         if (r % vec)
           return false;
         for (int64_t i = 0; i < vec; ++i)
           if (owner[r + i] == r + i)
             return true;
         return false;
-      });
+      },
+      view->xorOffset);
   return access;
 }
 
@@ -99,8 +81,7 @@ Type memoryType(const TypeConverter *converter, Type elem) {
 LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
                             const TypeConverter *converter,
                             RankedTensorType tensorType, ArrayRef<Value> values,
-                            ttg::MemDescType memdesc, Value base,
-                            int threadsPerWarp) {
+                            Value memdesc, Value base, int threadsPerWarp) {
   auto access = planSharedAccess(rewriter, loc, converter, tensorType, memdesc,
                                  base, threadsPerWarp);
   if (failed(access))
@@ -139,7 +120,7 @@ struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
       if (failed(storeToShared(
               rewriter, op.getLoc(), getTypeConverter(), tensorType,
               unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
-              op.getType(), base, info.threadsPerWarp)))
+              op.getResult(), base, info.threadsPerWarp)))
         return failure();
     }
     rewriter.replaceOp(op, base);
@@ -155,11 +136,11 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
   LogicalResult
   matchAndRewrite(ttg::LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(storeToShared(
-            rewriter, op.getLoc(), getTypeConverter(),
-            cast<RankedTensorType>(op.getSrc().getType()),
-            unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
-            op.getDst().getType(), adaptor.getDst(), info.threadsPerWarp)))
+    if (failed(
+            storeToShared(rewriter, op.getLoc(), getTypeConverter(),
+                          cast<RankedTensorType>(op.getSrc().getType()),
+                          unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
+                          op.getDst(), adaptor.getDst(), info.threadsPerWarp)))
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -172,11 +153,11 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
 // 16-bit elements.
 SmallVector<Value> loadWithLdMatrix(RewriterBase &rewriter, Location loc,
                                     const ::tgpu::layout::LdMatrixPlan &plan,
-                                    Type elem, Value base) {
+                                    Type elem, Value base, int32_t xorOffset) {
   MLIRContext *ctx = rewriter.getContext();
-  SmallVector<Value> rows =
-      emitSharedPointers(rewriter, loc, plan.addresses, base, elem,
-                         /*threadsPerWarp=*/32, [](int32_t) { return true; });
+  SmallVector<Value> rows = emitSharedPointers(
+      rewriter, loc, plan.addresses, base, elem, /*threadsPerWarp=*/32,
+      [](int32_t) { return true; }, xorOffset);
   Type i32 = rewriter.getI32Type();
   Type resultType = plan.num == 1 ? i32
                                   : LLVM::LLVMStructType::getLiteral(
@@ -212,21 +193,24 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     if (!resultType)
       return op.emitError("cannot lower ") << tensorType;
     Type elem = getTypeConverter()->convertType(tensorType.getElementType());
-    auto toOffset = getRegisterToOffset(loc, tensorType, op.getSrc().getType());
-    if (failed(toOffset))
+    auto view = getSharedViewMap(loc, tensorType, op.getSrc());
+    if (failed(view))
       return failure();
-    if (info.threadsPerWarp == 32 && elem.isIntOrFloat())
+    // ldmatrix rows start at multiples of 8 elements, the view's origin too.
+    if (info.threadsPerWarp == 32 && elem.isIntOrFloat() &&
+        (view->xorOffset & 7) == 0)
       if (auto plan = ::tgpu::layout::planLdMatrix(
-              *toOffset, elem.getIntOrFloatBitWidth())) {
+              view->toOffset, elem.getIntOrFloatBitWidth())) {
         rewriter.replaceOp(
-            op, packValues(rewriter, loc, resultType,
-                           loadWithLdMatrix(rewriter, loc, *plan, elem,
-                                            adaptor.getSrc())));
+            op,
+            packValues(rewriter, loc, resultType,
+                       loadWithLdMatrix(rewriter, loc, *plan, elem,
+                                        adaptor.getSrc(), view->xorOffset)));
         return success();
       }
-    auto access = planSharedAccess(rewriter, loc, getTypeConverter(),
-                                   tensorType, op.getSrc().getType(),
-                                   adaptor.getSrc(), info.threadsPerWarp);
+    auto access =
+        planSharedAccess(rewriter, loc, getTypeConverter(), tensorType,
+                         op.getSrc(), adaptor.getSrc(), info.threadsPerWarp);
     if (failed(access))
       return failure();
     Type mem = memoryType(getTypeConverter(), tensorType.getElementType());
@@ -294,6 +278,19 @@ struct MemDescIndexLowering
   }
 };
 
+// memdesc_subslice: the same pointer; accesses through it place its box in
+// the buffer from the chain of subslices (getSharedViewMap).
+struct MemDescSubsliceLowering
+    : public ConvertOpToLLVMPattern<ttg::MemDescSubsliceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::MemDescSubsliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 // memdesc_trans / memdesc_reshape: the same bytes seen through another
 // layout; the result type's encoding says where elements are.
 template <typename OpT>
@@ -330,7 +327,7 @@ void mlir::tgpu::populateMemoryOpToLLVMPatterns(
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(
       converter, info);
   patterns
-      .add<LocalDeallocLowering, MemDescIndexLowering,
+      .add<LocalDeallocLowering, MemDescIndexLowering, MemDescSubsliceLowering,
            MemDescReViewLowering<ttg::MemDescTransOp>,
            MemDescReViewLowering<ttg::MemDescReshapeOp>,
            BarrierLowering<ttg::BarrierOp>, BarrierLowering<gpu::BarrierOp>>(

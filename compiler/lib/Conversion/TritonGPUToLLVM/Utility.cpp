@@ -213,8 +213,8 @@ mlir::tgpu::emitIndices(RewriterBase &rewriter, Location loc,
 
 SmallVector<Value> mlir::tgpu::emitSharedPointers(
     RewriterBase &rewriter, Location loc, const LinearLayout &map, Value base,
-    Type elemType, int threadsPerWarp,
-    llvm::function_ref<bool(int32_t)> wanted) {
+    Type elemType, int threadsPerWarp, llvm::function_ref<bool(int32_t)> wanted,
+    int32_t xorOffset) {
   int64_t regs = map.getInDimSize("register");
   SmallVector<Value> pointers(regs);
   SmallVector<int32_t> registers;
@@ -236,7 +236,7 @@ SmallVector<Value> mlir::tgpu::emitSharedPointers(
   // Thread pointers by the XORed part of the register offset.
   llvm::SmallDenseMap<int32_t, Value> threadPointers;
   for (int32_t r : registers) {
-    int32_t offset = layoutCoords(map, "register", r)[dim];
+    int32_t offset = layoutCoords(map, "register", r)[dim] ^ xorOffset;
     int32_t xored = offset & threadBits, added = offset & ~threadBits;
     Value &p = threadPointers[xored];
     if (!p) {
@@ -491,4 +491,80 @@ Value mlir::tgpu::emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
       rewriter, loc, f32,
       rewriter.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
   return LLVM::SelectOp::create(rewriter, loc, isNan, nan, scaled);
+}
+
+FailureOr<SharedViewMap>
+mlir::tgpu::getSharedViewMap(Location loc, RankedTensorType tensorType,
+                             Value memdesc) {
+  auto type = cast<ttg::MemDescType>(memdesc.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<int64_t> alloc = type.getAllocShape();
+  if (alloc.size() < shape.size())
+    return emitError(loc) << "cannot lower a view of " << type
+                          << ": its allocation has fewer dims";
+  SmallVector<int64_t> tile(alloc.take_back(shape.size()));
+  // The box's origin in the tile, from the chain of subslices.
+  SmallVector<int64_t> origin(shape.size(), 0);
+  Value view = memdesc;
+  while (true) {
+    auto viewType = cast<ttg::MemDescType>(view.getType());
+    if (viewType.getShape() ==
+        viewType.getAllocShape().take_back(viewType.getRank()))
+      break;
+    auto subslice = view.getDefiningOp<ttg::MemDescSubsliceOp>();
+    if (!subslice)
+      return emitError(loc)
+             << "cannot lower an access to " << viewType
+             << ": a sub-box whose position is not known at compile time (it "
+                "does not come from memdesc_subslice ops of a whole buffer)";
+    for (auto [o, d] : llvm::zip_equal(origin, subslice.getOffsets()))
+      o += d;
+    view = subslice.getSrc();
+  }
+  auto regs = getDistributedLayout(tensorType, loc);
+  if (failed(regs))
+    return failure();
+  auto shared = ::tgpu::layout::toLinearLayout(tile, type.getEncoding());
+  if (!shared)
+    return emitError(loc) << "cannot lower the shared layout of " << type
+                          << ": " << llvm::toString(shared.takeError());
+  // The tensor's elements as coordinates in the whole tile.
+  LinearLayout inTile = *regs;
+  if (ArrayRef<int64_t>(tile) != shape) {
+    std::vector<LinearLayout::NamedSize> outs;
+    for (auto [name, size] : llvm::zip_equal(regs->getOutDimNames(), tile))
+      outs.push_back({name, int32_t(size)});
+    auto widened = LinearLayout::create(regs->getBases(), outs,
+                                        /*requireSurjective=*/false);
+    if (!widened)
+      return emitError(loc) << "cannot place " << tensorType << " in " << type
+                            << ": " << llvm::toString(widened.takeError());
+    inTile = std::move(*widened);
+  }
+  auto toOffset = inTile.invertAndCompose(*shared);
+  if (!toOffset)
+    return emitError(loc) << "the tensor and shared layouts of " << type
+                          << " do not cover the same elements: "
+                          << llvm::toString(toOffset.takeError());
+  if (!toOffset->hasOutDim("offset"))
+    return emitError(loc) << "shared layout of " << type
+                          << " has no 'offset' input";
+  SharedViewMap result{std::move(*toOffset), 0};
+  if (llvm::any_of(origin, [](int64_t o) { return o != 0; })) {
+    auto inverse = shared->invert();
+    if (!inverse)
+      return emitError(loc) << "cannot invert the shared layout of " << type
+                            << ": " << llvm::toString(inverse.takeError());
+    std::vector<LinearLayout::NamedValue> at;
+    for (auto [name, o] : llvm::zip_equal(shared->getOutDimNames(), origin))
+      at.push_back({name, int32_t(o)});
+    auto out = inverse->apply(at);
+    if (!out)
+      return emitError(loc) << "cannot place the origin of " << type << ": "
+                            << llvm::toString(out.takeError());
+    for (auto &[name, v] : *out)
+      if (name == "offset")
+        result.xorOffset = v;
+  }
+  return result;
 }

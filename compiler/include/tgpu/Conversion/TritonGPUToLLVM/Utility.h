@@ -66,10 +66,29 @@ SmallVector<SmallVector<Value>> emitIndices(RewriterBase &rewriter,
 // of R that T can never set are added as a constant GEP index, which the
 // back end folds into the address, and only the rest is XORed in, once per
 // distinct value -- one op per access instead of an XOR and a GEP.
+// `xorOffset` is XORed into every register's offset (a view's origin, see
+// getSharedViewMap).
 SmallVector<Value> emitSharedPointers(RewriterBase &rewriter, Location loc,
                                       const LinearLayout &map, Value base,
                                       Type elemType, int threadsPerWarp,
-                                      llvm::function_ref<bool(int32_t)> wanted);
+                                      llvm::function_ref<bool(int32_t)> wanted,
+                                      int32_t xorOffset = 0);
+
+// Where a distributed tensor's registers sit in a shared-memory view:
+// register/lane/warp/block -> offset (elements from the view's lowered
+// pointer, which is its buffer's or slot's), XORed with `xorOffset`. A whole
+// buffer or memdesc_index slot has xorOffset 0. A memdesc_subslice box of
+// one lowers to the same pointer: its elements are the buffer's layout S
+// at the box's coordinates i + o, and S⁻¹(i + o) = S⁻¹(i) ^ S⁻¹(o) because
+// o, a multiple of the box's shape, shares no bits with i. The origin o
+// comes from the chain of memdesc_subslice ops back to a whole buffer; a
+// box whose chain is cut (a block argument) is an error at `loc`.
+struct SharedViewMap {
+  LinearLayout toOffset;
+  int32_t xorOffset = 0;
+};
+FailureOr<SharedViewMap>
+getSharedViewMap(Location loc, RankedTensorType tensorType, Value memdesc);
 
 // A predicate that is true in exactly one of the threads (and registers)
 // holding each element: lanes and warps whose bits `layout` ignores skip.
