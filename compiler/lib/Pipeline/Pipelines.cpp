@@ -39,9 +39,12 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonGPURemoveLayoutConversions());
   // Triton's accelerate-matmul and a second remove-layout-conversions (only
   // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize,
-  // triton-licm, canonicalize; the software pipeliner, canonicalize and
-  // loop-aware CSE (prefetching would come next), and a last
-  // remove-layout-conversions ends the stage.
+  // triton-licm, canonicalize; the software pipeliner, canonicalize,
+  // loop-aware CSE and (with prefetch=true, as Triton always does)
+  // prefetch, then loop-aware CSE and a last remove-layout-conversions end
+  // the stage. Prefetching is off by default because it made the corpus
+  // matmuls slower (its extra loop-carried slices cost registers and ptxas
+  // spills: docs/PERFORMANCE.md).
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
@@ -57,6 +60,9 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
     pm.addPass(createTritonGPUScheduleLoops());
     pm.addPass(createTritonGPUPipeline());
     pm.addPass(createCanonicalizerPass());
+    pm.addPass(createTritonLoopAwareCSE());
+    if (options.prefetch)
+      pm.addPass(createTritonGPUPrefetch());
   }
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
@@ -90,7 +96,8 @@ void mlir::tgpu::registerPipelines() {
       "tritongpu-coalesce, tritongpu-remove-layout-conversions, "
       "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
       "with tensor-cores=true], cleanups, [tritongpu-assign-latencies, "
-      "tritongpu-schedule-loops, tritongpu-pipeline, canonicalize with "
+      "tritongpu-schedule-loops, tritongpu-pipeline, canonicalize, "
+      "triton-loop-aware-cse, [tritongpu-prefetch with prefetch=true] with "
       "num-stages > 1], cleanups",
       buildTtirToTtgirPipeline);
 }

@@ -35,6 +35,11 @@ struct TtgirPipelineOptions
                      "(tritongpu-assign-latencies, -schedule-loops, "
                      "-pipeline); 1: none"),
       llvm::cl::init(3)};
+  Option<bool> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("tritongpu-prefetch after the pipeliner (off by default: "
+                     "slower on the corpus matmuls, docs/PERFORMANCE.md)"),
+      llvm::cl::init(false)};
 };
 
 // make_ttir's target-independent cleanups: inline, canonicalize, CSE,

@@ -200,8 +200,12 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
       setSchedule(op, early);
     tokens.push_back(commit.getResult());
   }
-  // 2. One wait before the first consumer: every copy of this iteration
-  //    done, the next lastStage - 1 iterations' copies still in flight.
+  // 2. One wait for every copy of this iteration, the next lastStage - 1
+  //    iterations' copies still in flight. It and the slot views run at
+  //    the end of the previous iteration (stage lastStage - 1, after the
+  //    refills), so that the views are loop-carried when the consumers
+  //    read them: what tritongpu-prefetch needs to load the next
+  //    iteration's first K slice early.
   Operation *firstUser = nullptr;
   for (RingPlan plan : plans)
     for (Operation *user : plan.users) {
@@ -211,7 +215,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
       if (!firstUser || inBody->isBeforeInBlock(firstUser))
         firstUser = inBody;
     }
-  Schedule late = getSchedule(firstUser);
+  Schedule late{lastStage - 1, 2};
   b.setInsertionPoint(firstUser);
   int pending = int(plans.size()) * (lastStage - 1);
   auto wait = ttg::AsyncWaitOp::create(b, firstUser->getLoc(), tokenType,
@@ -230,9 +234,9 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
       Schedule userSchedule = getSchedule(user);
       b.setInsertionPoint(user);
       Location loc = user->getLoc();
-      Value slot = emitSlot(b, loc, loop, lastStage, userSchedule, made);
+      Value slot = emitSlot(b, loc, loop, lastStage, late, made);
       auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
-      setSchedule(view, userSchedule);
+      setSchedule(view, late);
       if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
         auto read = ttg::LocalLoadOp::create(b, loc, cvt.getType(), view,
                                              wait.getResult());
@@ -307,7 +311,11 @@ LogicalResult verifySchedule(scf::ForOp loop) {
 Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
   auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op);
   if (!copy) {
-    if (isa<ttg::AsyncCommitGroupOp>(op) || isMemoryEffectFree(op))
+    // Committing an empty group or waiting for groups of copies that were
+    // masked off is harmless, and keeps the group counts of every
+    // iteration the same.
+    if (isa<ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(op) ||
+        isMemoryEffectFree(op))
       return op;
     return nullptr;
   }

@@ -78,10 +78,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // 8 halves a vector, 2 rows of 64 bytes per 128-byte phase, 4 phases; B
 // 32x64 N-major: 8 halves, one row of 128 bytes per phase, 8 phases). The
 // prologue copies iterations 0 and 1 into slots 0 and 1, each masked by
-// whether the iteration exists, one commit group per copy; the kernel
-// waits until at most 2 groups (the next iteration's) are in flight, reads
-// slot k % 2, computes, then refills that slot for iteration k + 2 (masked
-// off for k + 2 >= n). After the loop: drain and free.
+// whether the iteration exists, one commit group per copy, then waits for
+// iteration 0's (2 groups, iteration 1's, may stay in flight) and takes its
+// slot views. Iteration k reads the views it was handed, computes, refills
+// slot k % 2 for iteration k + 2 (masked off for k + 2 >= n), then waits
+// for iteration k + 1's copies and hands its slot views, (k + 1) % 2, to the
+// next iteration: the views and the wait's token are loop-carried, Triton's
+// form. After the loop: drain and free.
 // PIPE-DAG: #[[SA:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 // PIPE-DAG: #[[SB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 // PIPE-LABEL: tt.func public @matmul
@@ -99,23 +102,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // PIPE: %[[GA1:.*]] = ttg.async_commit_group tokens
 // PIPE: ttg.memdesc_index %[[RB]][%c1_i32]
 // PIPE: %[[GB1:.*]] = ttg.async_commit_group tokens
-// PIPE: scf.for %[[K:[a-z0-9]*]] = %c0_i32 to %{{[a-z0-9]*}} step %c1_i32 iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[TA:[a-z0-9]*]] = %[[GA0]], %{{[a-z0-9]*}} = %[[GA1]], %[[TB:[a-z0-9]*]] = %[[GB0]], %{{[a-z0-9]*}} = %[[GB1]])
+// PIPE: %[[W0:.*]] = ttg.async_wait %[[GA0]], %[[GB0]] {num = 2 : i32}
+// PIPE-NEXT: %[[VA0:.*]] = ttg.memdesc_index %[[RA]][%c0_i32]
+// PIPE-NEXT: %[[VB0:.*]] = ttg.memdesc_index %[[RB]][%c0_i32]
+// PIPE-NEXT: scf.for %[[K:[a-z0-9]*]] = %c0_i32 to %{{[a-z0-9]*}} step %c1_i32 iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[VA:[a-z0-9]*]] = %[[VA0]], %[[W:[a-z0-9]*]] = %[[W0]], %[[VB:[a-z0-9]*]] = %[[VB0]], %[[TA:[a-z0-9]*]] = %[[GA1]], %[[TB:[a-z0-9]*]] = %[[GB1]])
 // PIPE: %[[LIVE:.*]] = arith.cmpi slt, %[[K]], %{{.*}}
-// PIPE: %[[W:.*]] = ttg.async_wait %[[TA]], %[[TB]] {num = 2 : i32}
-// PIPE: %[[SLOT:.*]] = arith.remui %[[K]], %c2_i32
-// PIPE: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT]]]
 // PIPE: ttg.local_load %[[VA]] token %[[W]] : {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-// PIPE: ttg.local_load %{{.*}} token %[[W]] : {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// PIPE: ttg.local_load %[[VB]] token %[[W]] : {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // PIPE: tt.dot
 // PIPE: %[[K2:.*]] = arith.addi %[[K]], %c2_i32
 // PIPE: %[[NSLOT:.*]] = arith.remui %[[K2]], %c2_i32
 // PIPE: ttg.memdesc_index %[[RA]][%[[NSLOT]]]
 // PIPE: tt.splat %[[LIVE]] : i1 -> tensor<64x32xi1, #blocked>
 // PIPE: ttg.async_copy_global_to_local
-// PIPE: ttg.async_commit_group
+// PIPE: %[[GA2:.*]] = ttg.async_commit_group
 // PIPE: ttg.async_copy_global_to_local
-// PIPE: ttg.async_commit_group
-// PIPE: scf.yield
+// PIPE: %[[GB2:.*]] = ttg.async_commit_group
+// PIPE: %[[WN:.*]] = ttg.async_wait %[[TA]], %[[TB]] {num = 2 : i32}
+// PIPE: %[[K1:.*]] = arith.addi %[[K]], %c1_i32
+// PIPE: %[[SLOT1:.*]] = arith.remui %[[K1]], %c2_i32
+// PIPE: %[[VAN:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT1]]]
+// PIPE: %[[VBN:.*]] = ttg.memdesc_index %[[RB]]
+// PIPE: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[VAN]], %[[WN]], %[[VBN]], %[[GA2]], %[[GB2]]
 // PIPE: ttg.async_wait {num = 0 : i32}
 // PIPE-NEXT: ttg.local_dealloc %[[RA]]
 // PIPE-NEXT: ttg.local_dealloc %[[RB]]
