@@ -40,11 +40,8 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   // Triton's accelerate-matmul and a second remove-layout-conversions (only
   // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize,
   // triton-licm, canonicalize; the software pipeliner, canonicalize,
-  // loop-aware CSE and (with prefetch=true, as Triton always does)
-  // prefetch, then loop-aware CSE and a last remove-layout-conversions end
-  // the stage. Prefetching is off by default because it made the corpus
-  // matmuls slower (its extra loop-carried slices cost registers and ptxas
-  // spills: docs/PERFORMANCE.md).
+  // loop-aware CSE and prefetch, then loop-aware CSE and a last
+  // remove-layout-conversions end the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
@@ -97,7 +94,7 @@ void mlir::tgpu::registerPipelines() {
       "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
       "with tensor-cores=true], cleanups, [tritongpu-assign-latencies, "
       "tritongpu-schedule-loops, tritongpu-pipeline, canonicalize, "
-      "triton-loop-aware-cse, [tritongpu-prefetch with prefetch=true] with "
+      "triton-loop-aware-cse, tritongpu-prefetch (prefetch=false: not) with "
       "num-stages > 1], cleanups",
       buildTtirToTtgirPipeline);
 }

@@ -37,9 +37,9 @@ struct TtgirPipelineOptions
       llvm::cl::init(3)};
   Option<bool> prefetch{
       *this, "prefetch",
-      llvm::cl::desc("tritongpu-prefetch after the pipeliner (off by default: "
-                     "slower on the corpus matmuls, docs/PERFORMANCE.md)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("tritongpu-prefetch after the pipeliner (default, as "
+                     "Triton; false: operands loaded whole)"),
+      llvm::cl::init(true)};
 };
 
 // make_ttir's target-independent cleanups: inline, canonicalize, CSE,

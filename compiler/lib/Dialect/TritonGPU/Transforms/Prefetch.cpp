@@ -1,8 +1,9 @@
-// tritongpu-prefetch: splits the dot of a pipelined loop along K and loads
-// its operands from shared memory one K slice at a time, the first slice of
-// the next iteration at the end of the current one. A software-pipelined
-// loop hands each iteration the shared-memory views of its operands
-// (loop-carried, waited for at the end of the previous iteration); here
+// tritongpu-prefetch: splits the dot of a pipelined loop along K (32-byte
+// slices) and loads its operands from shared memory one K slice at a time, the
+// first slice of the next iteration at the end of the current one. A
+// software-pipelined loop hands each iteration the shared-memory views of its
+// operands (loop-carried, waited for at the end of the previous iteration);
+// here
 //
 //   scf.for ... iter_args(%acc, %va, %vb, ...) {
 //     %a = ttg.local_load %va ; %b = ttg.local_load %vb
@@ -115,8 +116,10 @@ private:
       return;
     int64_t k = aType.getShape()[1];
     unsigned bits = aType.getElementType().getIntOrFloatBitWidth();
-    // 64 bytes of K a slice: two mma k-steps of 16-bit operands.
-    int64_t width = 512 / std::max(bits, 8u);
+    // 32 bytes of K a slice: one mma k-step of 16-bit operands. Wider
+    // slices (64 bytes, as Triton's) kept 64 more registers live across
+    // the back edge of the 128x128x64 corpus kernel and made ptxas spill.
+    int64_t width = 256 / std::max(bits, 8u);
     if (k % width != 0 || k / width < 2) {
       LLVM_DEBUG(llvm::dbgs() << "K = " << k << " is not several slices of "
                               << width << "\n");

@@ -1,26 +1,33 @@
 // RUN: tgpu-opt %s --tritongpu-assign-latencies=num-stages=3 --tritongpu-schedule-loops --tritongpu-pipeline --canonicalize --tritongpu-prefetch | FileCheck %s
 
 // The pipelined 64x64 += 64x64 * 64x64 loop (as in pipeline.mlir with K 64):
-// the dot splits into two K slices of 32 halves. The first slices of the
-// first iteration are loaded before the loop from the views the prologue
-// hands it, each iteration multiplies the slices it was handed, then loads
-// and multiplies its second slices (subslices at K = 32 of its views), and
-// at its end loads the next iteration's first slices from the next views.
+// the dot splits into four K slices of 16 halves (32 bytes, one mma k-step).
+// The first slices of the first iteration are loaded before the loop from
+// the views the prologue hands it, each iteration multiplies the slices it
+// was handed, then loads and multiplies its other slices (subslices at K =
+// 16, 32, 48 of its views), and at its end loads the next iteration's first
+// slices from the next views.
 // CHECK-LABEL: tt.func public @matmul
 // CHECK: ttg.async_wait %{{.*}}, %{{.*}} {num = 2 : i32}
 // CHECK-NEXT: %[[VA0:.*]] = ttg.memdesc_index %{{.*}}[%c0_i32] : !ttg.memdesc<2x64x64xf16
 // CHECK-NEXT: %[[VB0:.*]] = ttg.memdesc_index %{{.*}}[%c0_i32] : !ttg.memdesc<2x64x64xf16
-// CHECK: %[[SA0:.*]] = ttg.memdesc_subslice %[[VA0]] [0, 0] : !ttg.memdesc<64x64xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<64x32xf16, #{{.*}}, #smem, mutable, 64x64>
-// CHECK: %[[A0:.*]] = ttg.local_load %[[SA0]] : {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-// CHECK: %[[SB0:.*]] = ttg.memdesc_subslice %[[VB0]] [0, 0] : {{.*}} -> !ttg.memdesc<32x64xf16, #{{.*}}, #smem, mutable, 64x64>
-// CHECK: %[[B0:.*]] = ttg.local_load %[[SB0]] : {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// CHECK: %[[SA0:.*]] = ttg.memdesc_subslice %[[VA0]] [0, 0] : !ttg.memdesc<64x64xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<64x16xf16, #{{.*}}, #smem, mutable, 64x64>
+// CHECK: %[[A0:.*]] = ttg.local_load %[[SA0]] : {{.*}} -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK: %[[SB0:.*]] = ttg.memdesc_subslice %[[VB0]] [0, 0] : {{.*}} -> !ttg.memdesc<16x64xf16, #{{.*}}, #smem, mutable, 64x64>
+// CHECK: %[[B0:.*]] = ttg.local_load %[[SB0]] : {{.*}} -> tensor<16x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9]*]] = %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[VA:[a-z0-9]*]] = %[[VA0]], %{{[^,]*}}, %[[VB:[a-z0-9]*]] = %[[VB0]], %{{[^,]*}}, %{{[^,]*}}, %[[PA:[a-z0-9]*]] = %[[A0]], %[[PB:[a-z0-9]*]] = %[[B0]])
 // CHECK: %[[D0:.*]] = tt.dot %[[PA]], %[[PB]], %[[ACC]]
-// CHECK: %[[SA1:.*]] = ttg.memdesc_subslice %[[VA]] [0, 32]
+// CHECK: %[[SA1:.*]] = ttg.memdesc_subslice %[[VA]] [0, 16]
 // CHECK: %[[A1:.*]] = ttg.local_load %[[SA1]]
-// CHECK: %[[SB1:.*]] = ttg.memdesc_subslice %[[VB]] [32, 0]
+// CHECK: %[[SB1:.*]] = ttg.memdesc_subslice %[[VB]] [16, 0]
 // CHECK: %[[B1:.*]] = ttg.local_load %[[SB1]]
 // CHECK: %[[D1:.*]] = tt.dot %[[A1]], %[[B1]], %[[D0]]
+// CHECK: ttg.memdesc_subslice %[[VA]] [0, 32]
+// CHECK: ttg.memdesc_subslice %[[VB]] [32, 0]
+// CHECK: %[[D2:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[D1]]
+// CHECK: ttg.memdesc_subslice %[[VA]] [0, 48]
+// CHECK: ttg.memdesc_subslice %[[VB]] [48, 0]
+// CHECK: %[[D3:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[D2]]
 // CHECK-NOT: tt.dot
 // CHECK: ttg.async_wait
 // CHECK: %[[VAN:.*]] = ttg.memdesc_index
@@ -29,7 +36,7 @@
 // CHECK: %[[NA:.*]] = ttg.local_load %[[NSA]]
 // CHECK: %[[NSB:.*]] = ttg.memdesc_subslice %[[VBN]] [0, 0]
 // CHECK: %[[NB:.*]] = ttg.local_load %[[NSB]]
-// CHECK: scf.yield %[[D1]], %{{.*}}, %{{.*}}, %[[VAN]], %{{.*}}, %[[VBN]], %{{.*}}, %{{.*}}, %[[NA]], %[[NB]]
+// CHECK: scf.yield %[[D3]], %{{.*}}, %{{.*}}, %[[VAN]], %{{.*}}, %[[VBN]], %{{.*}}, %{{.*}}, %[[NA]], %[[NB]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>

@@ -118,8 +118,9 @@ def TritonGPUPrefetch : Pass<"tritongpu-prefetch", "mlir::ModuleOp"> {
   let description = [{
     In a loop with one tt.dot of an #ttg.nvidia_mma v2 result whose operands
     are ttg.local_loads of loop-carried shared-memory views (what
-    tritongpu-pipeline makes), the dot is split along K into slices of 64
-    bytes (32 elements of 16 bits): each slice is a memdesc_subslice of the
+    tritongpu-pipeline makes), the dot is split along K into slices of 32
+    bytes (16 elements of 16 bits, one mma.sync k-step): each slice is a
+    memdesc_subslice of the
     view and a local_load, and the first slice of the next iteration is
     loaded at the end of the current one (carried in two new loop
     arguments; the first iteration's before the loop). Registers then hold
