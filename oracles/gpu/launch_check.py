@@ -25,6 +25,15 @@ MLIR and this one has no GPU:
      without the hook. Pointer tables work
      because both kernels write the real tensors.
 
+Triton's own TTGIR instead of its TTIR (what its pipeliner made, for another
+target): between steps 1 and 2, on the GPU machine,
+  launch_check.py triton-ttgir DIR --target cuda:80
+has Triton compile each dumped TTIR for that target at the launch's num_warps
+and num_stages into DIR/ttgir/<key>.ttgir, and step 2 becomes
+  launch_check.py compile DIR --from-ttgir [--device-arch sm_90]
+which compiles those files with tgpu-compile to PTX and with ptxas for the
+GPU that runs step 3 (a cubin for sm_80 does not load on an H100).
+
 Every launch of a key is checked up to --launches times (default 2). The
 report has one row per checked key: PASS, FAIL (mismatching elements, the
 largest error, its index), TGPU-ERROR (tgpu-compile refused it: its message),
@@ -437,6 +446,33 @@ def markdown(rows):
     return "\n".join(out) + "\n"
 
 
+def triton_ttgir(opts):
+    import triton
+    from triton.backends.compiler import GPUTarget
+    with open(os.path.join(opts.folder, "launches.json")) as f:
+        launches = json.load(f)
+    backend, arch = opts.target.split(":")
+    out = os.path.join(opts.folder, "ttgir")
+    os.makedirs(out, exist_ok=True)
+    done = failed = 0
+    for key, entry in sorted(launches.items()):
+        try:
+            kernel = triton.compile(
+                os.path.join(opts.folder, entry["ttir"]),
+                target=GPUTarget(backend, int(arch), 32),
+                options={"num_warps": entry["num_warps"],
+                         "num_stages": entry.get("num_stages") or 3})
+        except Exception as e:  # Triton's refusal is a result, not an error here
+            failed += 1
+            first = (str(e).strip().splitlines() or ["?"])[0]
+            print("%s %s: Triton: %s" % (entry["kernel"], key, first[:300]))
+            continue
+        with open(os.path.join(out, key + ".ttgir"), "w") as f:
+            f.write(kernel.asm["ttgir"])
+        done += 1
+    print("Triton made the TTGIR of %d of %d kernels for %s" % (done, done + failed, opts.target))
+
+
 def compile_all(opts):
     with open(os.path.join(opts.folder, "launches.json")) as f:
         launches = json.load(f)
@@ -448,14 +484,33 @@ def compile_all(opts):
         for suffix in (".cubin", ".json", ".error"):
             if os.path.exists(stem + suffix):
                 os.remove(stem + suffix)
-        cmd = [opts.tgpu_compile, os.path.join(opts.folder, entry["ttir"]),
-               "--num-warps", str(entry["num_warps"]), "--arch", opts.arch,
-               "--emit", "cubin", "-o", stem + ".cubin", "--metadata", stem + ".json"]
-        try:
-            res = subprocess.run(cmd, capture_output=True, text=True, timeout=opts.timeout)
-            rc, err = res.returncode, res.stderr
-        except subprocess.TimeoutExpired:
-            rc, err = -1, "tgpu-compile did not finish in %d s" % opts.timeout
+        if opts.from_ttgir:
+            source = os.path.join(opts.folder, "ttgir", key + ".ttgir")
+            if not os.path.exists(source):
+                failed += 1
+                with open(stem + ".error", "w") as f:
+                    f.write("no Triton TTGIR for this kernel (triton-ttgir refused it)\n")
+                continue
+            # The module's ttg.target and ttg.num-warps decide; PTX, then a
+            # cubin for the GPU that runs the check.
+            cmds = [[opts.tgpu_compile, source, "--emit", "ptx", "-o", stem + ".ptx",
+                     "--metadata", stem + ".json"],
+                    [opts.ptxas, "-arch=" + opts.device_arch, stem + ".ptx", "-o",
+                     stem + ".cubin"]]
+        else:
+            cmds = [[opts.tgpu_compile, os.path.join(opts.folder, entry["ttir"]),
+                     "--num-warps", str(entry["num_warps"]), "--arch", opts.arch,
+                     "--emit", "cubin", "-o", stem + ".cubin", "--metadata", stem + ".json"]]
+        rc, err = 0, ""
+        for cmd in cmds:
+            try:
+                res = subprocess.run(cmd, capture_output=True, text=True, timeout=opts.timeout)
+                rc, err = res.returncode, res.stderr
+            except subprocess.TimeoutExpired:
+                rc, err = -1, "%s did not finish in %d s" % (os.path.basename(cmd[0]),
+                                                             opts.timeout)
+            if rc != 0:
+                break
         if rc == 0:
             done += 1
             continue
@@ -500,6 +555,15 @@ def main():
                                                           "tgpu-compile"))
     c.add_argument("--arch", default="sm_90a")
     c.add_argument("--timeout", type=int, default=300)
+    c.add_argument("--from-ttgir", action="store_true",
+                   help="compile DIR/ttgir/<key>.ttgir (triton-ttgir) instead of the TTIR")
+    c.add_argument("--ptxas", default=os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas"))
+    c.add_argument("--device-arch", default="sm_90",
+                   help="--from-ttgir: the GPU the cubins are for")
+    t = sub.add_parser("triton-ttgir")
+    t.add_argument("folder")
+    t.add_argument("--target", default="cuda:80",
+                   help="Triton's target for the TTGIR (backend:arch)")
     k = sub.add_parser("check")
     k.add_argument("program")
     k.add_argument("folder")
@@ -509,10 +573,10 @@ def main():
     k.add_argument("--tol", action="append",
                    help="DTYPE=RTOL,ATOL[,STOL] (e.g. float16=1e-2,1e-3,1e-3)")
     opts = p.parse_args(argv)
-    if opts.cmd == "compile":
+    if opts.cmd in ("compile", "triton-ttgir"):
         if not os.path.exists(os.path.join(opts.folder, "launches.json")):
             fail("%s has no launches.json (run dump first)" % opts.folder)
-        compile_all(opts)
+        (compile_all if opts.cmd == "compile" else triton_ttgir)(opts)
         return
     if not os.path.exists(opts.program):
         fail("no such program: %s" % opts.program)
