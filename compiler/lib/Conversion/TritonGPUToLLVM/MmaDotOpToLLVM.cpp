@@ -51,6 +51,18 @@ Pos fragB16(int lane, int i) {
   return {2 * (lane % 4) + i % 2 + 8 * (i / 2), lane / 4};
 }
 
+// The same with K permuted within each 16-element chunk, position
+// 2t + j + 8h of the PTX tables read from 4t + 2h + j: what 16-bit operands
+// with kWidth = 4 (four consecutive K elements a thread) hold. A dot sums
+// over K, so A and B permuted alike give the same products in another
+// order.
+Pos fragA16K4(int lane, int i) {
+  return {lane / 4 + 8 * ((i / 2) % 2), 4 * (lane % 4) + 2 * (i / 4) + i % 2};
+}
+Pos fragB16K4(int lane, int i) {
+  return {4 * (lane % 4) + 2 * (i / 2) + i % 2, lane / 4};
+}
+
 // m16n8k8, tf32 A: a0..a3; rows g (a0, a2) and g + 8 (a1, a3), columns t
 // and t + 4 (a2, a3). B: b0, b1 at k = t and t + 4, column g.
 Pos fragATf32(int lane, int i) {
@@ -168,6 +180,18 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     if (failed(a) || failed(b) || failed(c))
       return failure();
     Registers aRegs(*a), bRegs(*b), cRegs(*c);
+    // 16-bit operands with four consecutive K elements a thread take the
+    // K-permuted fragments, for both operands or neither.
+    if (instr.k == 16) {
+      auto kWidthOf = [](RankedTensorType t) {
+        auto dotOp = dyn_cast<ttg::DotOperandEncodingAttr>(t.getEncoding());
+        return dotOp ? dotOp.getKWidth() : 0u;
+      };
+      if (kWidthOf(aType) == 4 && kWidthOf(bType) == 4) {
+        instr.a = fragA16K4;
+        instr.b = fragB16K4;
+      }
+    }
 
     SmallVector<Value> aVals = unpackValues(rewriter, loc, adaptor.getA());
     SmallVector<Value> bVals = unpackValues(rewriter, loc, adaptor.getB());

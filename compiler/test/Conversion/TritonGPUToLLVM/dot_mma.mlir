@@ -123,3 +123,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<64x32xf32, #mma>
   }
 }
+
+// -----
+
+// 16-bit operands with kWidth 4 (Triton's sm_80 pipeliner makes them): a
+// thread holds four consecutive K elements, k = 4t + {0..3}, for rows g and
+// g + 8 (A registers 0..3 and 4..7; B registers 0..3 for column g). mma.sync
+// then reads K permuted within the 16: PTX position 2t + j + 8h from
+// 4t + 2h + j, the same for A and B, so each product pairs the same K. A's
+// pairs are registers (0,1) for a0 a1, (4,5) for a2 a3 (row + 8), (2,3)
+// for a4 a5 (PTX k + 8), (6,7); B's (0,1), (2,3).
+// CHECK-LABEL: llvm.func @k_width_four
+// CHECK-DAG: %[[A2:.*]] = llvm.extractvalue %arg0[2]
+// CHECK-DAG: %[[A3:.*]] = llvm.extractvalue %arg0[3]
+// CHECK-DAG: %[[A4:.*]] = llvm.extractvalue %arg0[4]
+// CHECK-DAG: %[[A5:.*]] = llvm.extractvalue %arg0[5]
+// CHECK-DAG: %[[P1L:.*]] = llvm.insertelement %[[A4]], %{{.*}}[%{{.*}} : i32] : vector<2xf16>
+// CHECK-DAG: %[[P1:.*]] = llvm.insertelement %[[A5]], %[[P1L]][%{{.*}} : i32] : vector<2xf16>
+// CHECK-DAG: %[[P2L:.*]] = llvm.insertelement %[[A2]], %{{.*}}[%{{.*}} : i32] : vector<2xf16>
+// CHECK-DAG: %[[P2:.*]] = llvm.insertelement %[[A3]], %[[P2L]][%{{.*}} : i32] : vector<2xf16>
+// CHECK: nvvm.mma.sync A[%{{.*}}, %[[P1]], %[[P2]], %{{.*}}]  B[%{{.*}}, %{{.*}}]
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: llvm.return
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k_width_four(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<16x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<16x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<16x8xf32, #mma>
+    tt.return %d : tensor<16x8xf32, #mma>
+  }
+}
