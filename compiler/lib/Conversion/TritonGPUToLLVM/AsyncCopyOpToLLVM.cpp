@@ -11,7 +11,6 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
-#include "tgpu/Layout/BasisRuns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -25,19 +24,6 @@ namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
 
 namespace {
-
-// Elements one cp.async moves: consecutive registers that hold consecutive
-// elements both in global memory (getAccessVectorWidth) and in the buffer
-// (the register run into "offset" of `toOffset`), at most 16 bytes.
-int64_t copyVectorWidth(ttg::AsyncCopyGlobalToLocalOp op,
-                        const LinearLayout &srcLayout,
-                        const LinearLayout &toOffset, int64_t elemBytes,
-                        const LoweringInfo &info) {
-  return std::min(getAccessVectorWidth(info.axisInfo, op.getSrc(), op.getMask(),
-                                       srcLayout, elemBytes, 16),
-                  ::tgpu::layout::getAlignedRegisterRun(
-                      toOffset, toOffset.findOut("offset")));
-}
 
 bool isZeroConstant(Value v) {
   return !v || matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
@@ -70,10 +56,10 @@ struct AsyncCopyLowering
       return failure();
     const LinearLayout *toOffset = &view->toOffset;
 
-    int64_t vec = copyVectorWidth(op, *srcLayout, *toOffset, elemBytes, info);
-    // A view's origin may break the alignment of the buffer's runs.
-    while (vec > 1 && (view->xorOffset & (vec - 1)))
-      vec /= 2;
+    // Elements one cp.async moves: consecutive in global memory (AxisInfo)
+    // and in the buffer, at most 16 bytes.
+    int64_t vec = view->vectorWidth(getAccessVectorWidth(
+        info.axisInfo, op.getSrc(), op.getMask(), *srcLayout, elemBytes, 16));
     int64_t bytes = vec * elemBytes;
     if (bytes < 4)
       return op.emitOpError("copies ")

@@ -9,7 +9,6 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
-#include "tgpu/Layout/BasisRuns.h"
 #include "tgpu/Layout/LdMatrix.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -47,14 +46,8 @@ FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
   const LinearLayout *toOffset = &view->toOffset;
   SharedAccess access;
   access.owner = toOffset->getLowestSameImage("register");
-  // Up to 16 bytes per access (ld/st.shared.v4.b32), from an aligned start
-  // (a view's origin may break a run's alignment).
-  access.vec = std::min<int64_t>(
-      ::tgpu::layout::getAlignedRegisterRun(*toOffset,
-                                            toOffset->findOut("offset")),
-      std::max<int64_t>(16 / memoryElementBytes(tensorType), 1));
-  while (access.vec > 1 && (view->xorOffset & (access.vec - 1)))
-    access.vec /= 2;
+  // Up to 16 bytes per access (ld/st.shared.v4.b32).
+  access.vec = view->vectorWidth(16 / memoryElementBytes(tensorType));
   Type mem =
       getSharedMemoryType(converter->convertType(tensorType.getElementType()));
   const std::vector<int32_t> &owner = access.owner;

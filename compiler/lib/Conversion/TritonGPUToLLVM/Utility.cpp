@@ -493,6 +493,15 @@ Value mlir::tgpu::emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
   return LLVM::SelectOp::create(rewriter, loc, isNan, nan, scaled);
 }
 
+int64_t SharedViewMap::vectorWidth(int64_t maxElems) const {
+  int64_t vec = std::min<int64_t>(::tgpu::layout::getAlignedRegisterRun(
+                                      toOffset, toOffset.findOut("offset")),
+                                  std::max<int64_t>(maxElems, 1));
+  while (vec > 1 && (xorOffset & (vec - 1)))
+    vec /= 2;
+  return vec;
+}
+
 FailureOr<SharedViewMap>
 mlir::tgpu::getSharedViewMap(Location loc, RankedTensorType tensorType,
                              Value memdesc) {

@@ -86,6 +86,10 @@ SmallVector<Value> emitSharedPointers(RewriterBase &rewriter, Location loc,
 struct SharedViewMap {
   LinearLayout toOffset;
   int32_t xorOffset = 0;
+  // Consecutive registers one access can cover, at most `maxElems`: a
+  // register run over consecutive offsets that starts aligned, in the
+  // buffer and after the origin's XOR.
+  int64_t vectorWidth(int64_t maxElems) const;
 };
 FailureOr<SharedViewMap>
 getSharedViewMap(Location loc, RankedTensorType tensorType, Value memdesc);

@@ -168,6 +168,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
   SmallVector<Operation *> made;
   // 1. Allocate the rings; issue and commit each copy where its load was.
   auto tokenType = ttg::AsyncTokenType::get(loop.getContext());
+  SmallVector<Type> slotTypes;
   for (RingPlan plan : plans) {
     auto type = cast<RankedTensorType>(plan.load.getType());
     SmallVector<int64_t> ringShape{lastStage};
@@ -184,6 +185,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
     auto slotType = ttg::MemDescType::get(
         loop.getContext(), type.getShape(), type.getElementType(),
         plan.encoding, smem, /*mutableMemory=*/true, type.getShape());
+    slotTypes.push_back(slotType);
     Schedule early = getSchedule(plan.load);
     b.setInsertionPoint(plan.load);
     Location loc = plan.load.getLoc();
@@ -224,12 +226,8 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
   // 3. Each consumer reads this iteration's slot.
   for (auto [index, ring] : llvm::enumerate(rings)) {
     RingPlan plan = plans[index];
-    auto type = cast<RankedTensorType>(plan.load.getType());
-    auto ringType = cast<ttg::MemDescType>(ring.getType());
-    auto slotType = ttg::MemDescType::get(
-        loop.getContext(), type.getShape(), type.getElementType(),
-        plan.encoding, ringType.getMemorySpace(), /*mutableMemory=*/true,
-        type.getShape());
+    // A slot's type: the one the copies wrote through.
+    Type slotType = slotTypes[index];
     for (Operation *user : plan.users) {
       Schedule userSchedule = getSchedule(user);
       b.setInsertionPoint(user);
@@ -264,7 +262,8 @@ LogicalResult verifySchedule(scf::ForOp loop) {
   for (auto [i, op] : llvm::enumerate(body->without_terminator()))
     where[&op] = {getSchedule(&op), unsigned(i)};
   for (Operation &op : body->without_terminator()) {
-    auto [use, usePos] = where[&op];
+    Schedule use = where[&op].first;
+    unsigned usePos = where[&op].second;
     LogicalResult result = success();
     auto check = [&](Value v) {
       int distance = 0;
