@@ -105,7 +105,8 @@ struct CommandLine {
       "num-stages",
       cl::desc("software pipelining stages for TTIR loops that feed dots: "
                "their loads are issued num-stages - 1 iterations ahead with "
-               "cp.async (default 3, as Triton; 1: no pipelining)"),
+               "cp.async (default 3, as Triton; 1: no pipelining). A loop "
+               "with its own tt.num_stages uses that, for all its loads"),
       cl::init(3), cl::cat(category)};
 };
 

@@ -50,17 +50,16 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTritonLoopInvariantCodeMotion());
   pm.addPass(createCanonicalizerPass());
-  if (options.numStages > 1) {
-    TritonGPUAssignLatenciesOptions latencies;
-    latencies.numStages = options.numStages;
-    pm.addPass(createTritonGPUAssignLatencies(latencies));
-    pm.addPass(createTritonGPUScheduleLoops());
-    pm.addPass(createTritonGPUPipeline());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createTritonLoopAwareCSE());
-    if (options.prefetch)
-      pm.addPass(createTritonGPUPrefetch());
-  }
+  // At any num-stages: a loop's own tt.num_stages overrides the option.
+  TritonGPUAssignLatenciesOptions latencies;
+  latencies.numStages = options.numStages;
+  pm.addPass(createTritonGPUAssignLatencies(latencies));
+  pm.addPass(createTritonGPUScheduleLoops());
+  pm.addPass(createTritonGPUPipeline());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTritonLoopAwareCSE());
+  if (options.prefetch)
+    pm.addPass(createTritonGPUPrefetch());
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
 }

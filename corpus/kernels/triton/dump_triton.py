@@ -295,6 +295,28 @@ def precise_math(x_ptr, u_ptr, out_ptr, uout_ptr, BLOCK: tl.constexpr):
     tl.store(uout_ptr + offs, tl.umulhi(u, 0x9E3779B9))
 
 
+@triton.jit
+def softmax_rows_stages(out_ptr, in_ptr, n_rows, n_cols, stride, BLOCK: tl.constexpr):
+    # Persistent rows with a stage count of their own: Triton pipelines the
+    # row load although no dot reads it.
+    cols = tl.arange(0, BLOCK)
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0), num_stages=3):
+        x = tl.load(in_ptr + row * stride + cols, mask=cols < n_cols, other=-float("inf"))
+        e = tl.exp(x - tl.max(x, axis=0))
+        tl.store(out_ptr + row * stride + cols, e / tl.sum(e, axis=0), mask=cols < n_cols)
+
+
+@triton.jit
+def row_sum_stages(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    # The pipelined load feeds a loop-carried sum.
+    row = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in tl.range(0, n_cols, BLOCK, num_stages=4):
+        cols = off + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * stride + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
 def dev(shape, dtype=torch.float32):
     return torch.randn(shape, device="cuda").to(dtype)
 
@@ -470,6 +492,22 @@ def run_all():
         assert torch.allclose(out, ref, atol=1e-5)
         save("precise_math", k, "cuda:90", 4)
     attempt("precise_math", f)
+
+    def f():
+        x = dev((37, 784))
+        out = torch.zeros_like(x)
+        k = softmax_rows_stages[(8,)](out, x, 37, 781, 784, BLOCK=1024, num_warps=4)
+        assert torch.allclose(out[:, :781], torch.softmax(x[:, :781], dim=1), atol=1e-6)
+        save("softmax_rows_stages", k, "cuda:90", 4)
+    attempt("softmax_rows_stages", f)
+
+    def f():
+        x = dev((5, 1000))
+        out = torch.zeros(5, device="cuda")
+        k = row_sum_stages[(5,)](x, out, 1000, 1000, BLOCK=128, num_warps=4)
+        assert torch.allclose(out, x.sum(1), atol=1e-3)
+        save("row_sum_stages", k, "cuda:90", 4)
+    attempt("row_sum_stages", f)
 
     # sm_80: mma v2, dot_op with kWidth, swizzled shared, cp.async pipelining (compile only)
     for (name, dt) in (("matmul_f16_sm80", "*fp16"), ("matmul_f32_sm80_tf32", "*fp32")):

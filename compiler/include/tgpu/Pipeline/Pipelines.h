@@ -33,7 +33,8 @@ struct TtgirPipelineOptions
       *this, "num-stages",
       llvm::cl::desc("software pipelining stages for loops feeding dots "
                      "(tritongpu-assign-latencies, -schedule-loops, "
-                     "-pipeline); 1: none"),
+                     "-pipeline); 1: none, but a loop's own tt.num_stages "
+                     "still applies"),
       llvm::cl::init(3)};
   Option<bool> prefetch{
       *this, "prefetch",

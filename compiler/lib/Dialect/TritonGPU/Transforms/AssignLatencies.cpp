@@ -1,8 +1,10 @@
 // tritongpu-assign-latencies: the first step of software pipelining. A load
-// whose data a dot reads (through shared memory) is worth issuing
-// num-stages - 1 iterations early, so the tensor cores never wait for
-// global memory; it gets that distance as `tt.latency`. Only loads cp.async
-// can do asynchronously qualify (4 bytes or more per copy).
+// whose data a dot reads is worth issuing num-stages - 1 iterations early,
+// so the tensor cores never wait for global memory; it gets that distance as
+// `tt.latency`. A loop that names its own stage count (`tt.num_stages`, what
+// `tl.range(..., num_stages=N)` prints) has every load its body computes with
+// pipelined too, as Triton does. Only loads cp.async can do asynchronously
+// qualify (4 bytes or more per copy).
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Analysis/AxisInfo.h"
@@ -11,6 +13,7 @@
 #include "tgpu/Dialect/TritonGPU/Transforms/Pipelining.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_TRITONGPUASSIGNLATENCIES
@@ -32,16 +35,37 @@ bool hasNestedLoop(scf::ForOp loop) {
   return nested;
 }
 
-// Whether every user stages the loaded tensor through shared memory for a
-// dot: a convert_layout to a dot operand layout, or a local_alloc.
-bool feedsDotThroughSharedMemory(tt::LoadOp load) {
-  if (load->use_empty())
-    return false;
-  return llvm::all_of(load->getUsers(), [](Operation *user) {
-    if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user))
-      return isa<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding());
-    return isa<ttg::LocalAllocOp>(user);
+// The values `op` reads from outside itself: its operands and those of the
+// ops nested in its regions that are defined outside it.
+SmallVector<Value> readValues(Operation *op) {
+  SmallVector<Value> values(op->getOperands());
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    for (Value v : nested->getOperands())
+      if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+        values.push_back(v);
   });
+  return values;
+}
+
+// The loads of `body` that `root`'s value depends on through ops of the
+// body, not through another load (an indirect load needs its index loaded
+// first: tritongpu-schedule-loops keeps such loads in the last stage).
+void collectFeedingLoads(Operation *root, ArrayRef<Value> from, Block *body,
+                         llvm::SetVector<tt::LoadOp> &loads) {
+  SmallVector<Value> work(from.begin(), from.end());
+  DenseSet<Operation *> seen{root};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !seen.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<tt::LoadOp>(def)) {
+      loads.insert(load);
+      continue;
+    }
+    llvm::append_range(work, readValues(def));
+  }
 }
 
 class TritonGPUAssignLatencies
@@ -51,18 +75,28 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    if (numStages < 2)
-      return;
     ModuleOp module = getOperation();
     mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
-    auto latency =
-        IntegerAttr::get(IntegerType::get(&getContext(), 32), numStages - 1);
     module.walk([&](scf::ForOp loop) {
       if (hasNestedLoop(loop))
         return;
-      for (auto load : loop.getBody()->getOps<tt::LoadOp>())
-        if (feedsDotThroughSharedMemory(load) &&
-            mlir::tgpu::canCopyAsynchronously(load, axisInfo))
+      auto own = loop->getAttrOfType<IntegerAttr>(mlir::tgpu::kNumStagesAttr);
+      int stages = own ? int(own.getInt()) : int(numStages);
+      if (stages < 2)
+        return;
+      Block *body = loop.getBody();
+      llvm::SetVector<tt::LoadOp> loads;
+      for (Operation &op : body->without_terminator()) {
+        // A dot's A and B operands; its accumulator is not worth a ring.
+        if (auto dot = dyn_cast<tt::DotOp>(op))
+          collectFeedingLoads(&op, {dot.getA(), dot.getB()}, body, loads);
+        else if (own && !isa<tt::LoadOp>(op))
+          collectFeedingLoads(&op, readValues(&op), body, loads);
+      }
+      auto latency =
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), stages - 1);
+      for (tt::LoadOp load : loads)
+        if (mlir::tgpu::canCopyAsynchronously(load, axisInfo))
           load->setAttr(mlir::tgpu::kLatencyAttr, latency);
     });
   }

@@ -95,15 +95,18 @@ struct RingPlan {
   tt::LoadOp load;
   Attribute encoding;
   // The convert_layouts to dot operand layouts to replace with local_loads,
-  // or the local_allocs to replace with the slot.
+  // or the local_allocs to replace with the slot; when `toRegisters`, every
+  // user of the load, which one local_load of the slot then feeds.
   SmallVector<Operation *> users;
+  bool toRegisters = false;
 };
 
-FailureOr<RingPlan> planRing(tt::LoadOp load) {
+// Whether every user reads the loaded tensor from shared memory as a dot
+// operand: a convert_layout to a dot operand layout (which becomes a
+// local_load in that layout) or a local_alloc that only local_load reads
+// (which becomes the slot itself), all in one shared layout.
+FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
   RingPlan plan{load, nullptr, {}};
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || !isa<RankedTensorType>(load.getPtr().getType()))
-    return failure();
   for (Operation *user : load->getUsers()) {
     Attribute enc;
     if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
@@ -129,6 +132,27 @@ FailureOr<RingPlan> planRing(tt::LoadOp load) {
   }
   if (!plan.encoding)
     return failure();
+  return plan;
+}
+
+FailureOr<RingPlan> planRing(tt::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || !isa<RankedTensorType>(load.getPtr().getType()) ||
+      load->use_empty())
+    return failure();
+  if (auto plan = planDotOperandRing(load, type); succeeded(plan))
+    return plan;
+  // Otherwise the slot is read back into the load's own layout where the
+  // load's value is first needed. The copy writes each thread's contiguous
+  // elements as they come (no swizzle: nothing reads the slot in another
+  // layout), in the load layout's order as Triton does.
+  auto src = dyn_cast<ttg::BlockedEncodingAttr>(type.getEncoding());
+  if (!src)
+    return failure();
+  RingPlan plan{load, nullptr, {}, /*toRegisters=*/true};
+  plan.encoding = ttg::SwizzledSharedEncodingAttr::get(
+      load.getContext(), 1, 1, 1, src.getOrder(), src.getCgaBases());
+  llvm::append_range(plan.users, load->getUsers());
   return plan;
 }
 
@@ -224,20 +248,40 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
                                        tokens, uint32_t(pending));
   setSchedule(wait, late);
   // 3. Each consumer reads this iteration's slot.
-  for (auto [index, ring] : llvm::enumerate(rings)) {
+  for (size_t index = 0; index < rings.size(); ++index) {
+    Value ring = rings[index];
     RingPlan plan = plans[index];
     // A slot's type: the one the copies wrote through.
     Type slotType = slotTypes[index];
-    for (Operation *user : plan.users) {
-      Schedule userSchedule = getSchedule(user);
-      b.setInsertionPoint(user);
-      Location loc = user->getLoc();
+    auto readSlot = [&](Operation *before) {
+      b.setInsertionPoint(before);
+      Location loc = before->getLoc();
       Value slot = emitSlot(b, loc, loop, lastStage, late, made);
       auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
       setSchedule(view, late);
+      return view;
+    };
+    if (plan.toRegisters) {
+      Operation *first = nullptr;
+      for (Operation *user : plan.users) {
+        Operation *inBody = body->findAncestorOpInBlock(*user);
+        if (!first || inBody->isBeforeInBlock(first))
+          first = inBody;
+      }
+      auto view = readSlot(first);
+      auto read = ttg::LocalLoadOp::create(
+          b, first->getLoc(), plan.load.getType(), view, wait.getResult());
+      setSchedule(read, getSchedule(first));
+      plan.load.getResult().replaceAllUsesWith(read.getResult());
+      plan.load->erase();
+      continue;
+    }
+    for (Operation *user : plan.users) {
+      Schedule userSchedule = getSchedule(user);
+      auto view = readSlot(user);
       if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
-        auto read = ttg::LocalLoadOp::create(b, loc, cvt.getType(), view,
-                                             wait.getResult());
+        auto read = ttg::LocalLoadOp::create(b, user->getLoc(), cvt.getType(),
+                                             view, wait.getResult());
         setSchedule(read, userSchedule);
         cvt.replaceAllUsesWith(read.getResult());
       } else {
@@ -379,9 +423,8 @@ private:
         continue;
       auto plan = planRing(load);
       if (failed(plan))
-        return load.emitOpError("is scheduled early but its users are not "
-                                "dot operand conversions or local_allocs "
-                                "that only local_load reads");
+        return load.emitOpError("is scheduled early but is not a tensor load "
+                                "in a blocked layout with users");
       plans.push_back(*plan);
     }
     if (plans.empty() || lastStage < 1)

@@ -36,13 +36,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @early_load_without_dot(%p: tensor<512x!tt.ptr<f32>, #blocked>, %n: i32) {
+  tt.func public @early_load_unused(%p: tensor<512x!tt.ptr<f32>, #blocked>, %n: i32) {
+    %z = arith.constant dense<0.0> : tensor<512xf32, #blocked>
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     scf.for %k = %c0 to %n step %c1 : i32 {
-      // expected-error @below {{is scheduled early but its users are not dot operand conversions or local_allocs that only local_load reads}}
+      // expected-error @below {{is scheduled early but is not a tensor load in a blocked layout with users}}
       %x = tt.load %p {loop.stage = 0 : i32, loop.cluster = 1 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
-      tt.store %p, %x {loop.stage = 2 : i32, loop.cluster = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
+      tt.store %p, %z {loop.stage = 2 : i32, loop.cluster = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
     } {tt.scheduled_max_stage = 2 : i32}
     tt.return
   }
@@ -94,7 +95,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %c1 = arith.constant 1 : i32
     %z = arith.constant 0.0 : f32
     %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> f32 : i32 {
-      // expected-error @below {{is scheduled early but its users are not dot operand conversions}}
+      // expected-error @below {{is scheduled early but is not a tensor load in a blocked layout with users}}
       %v = tt.load %p {loop.stage = 0 : i32, loop.cluster = 1 : i32} : !tt.ptr<f32>
       %s = arith.addf %acc, %v {loop.stage = 2 : i32, loop.cluster = 0 : i32} : f32
       scf.yield %s : f32

@@ -307,3 +307,114 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A loop with its own stage count (tl.range(..., num_stages=4)) pipelines
+// loads that feed no dot, whatever the pass option says: 3 slots of an
+// unswizzled ring, read back into the load's layout where the load was used.
+// LAT-LABEL: tt.func public @own_stage_count
+// LAT: tt.load %{{.*}} {tt.latency = 3 : i32}
+// LAT1-LABEL: tt.func public @own_stage_count
+// LAT1: tt.load %{{.*}} {tt.latency = 3 : i32}
+// SCHED-LABEL: tt.func public @own_stage_count
+// SCHED: tt.scheduled_max_stage = 3
+// PIPE: #[[RING:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// PIPE-LABEL: tt.func public @own_stage_count
+// PIPE: %[[R:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x512xf32, #[[RING]], #smem, mutable>
+// PIPE-COUNT-3: ttg.async_copy_global_to_local
+// PIPE: scf.for
+// PIPE: %[[V:.*]] = ttg.local_load %{{.*}} token %{{.*}} : !ttg.memdesc<512xf32, #[[RING]], #smem, mutable> -> tensor<512xf32, #blocked>
+// PIPE: arith.mulf %[[V]], %[[V]]
+// PIPE: ttg.async_copy_global_to_local
+// PIPE: ttg.async_wait %{{.*}} {num = 2 : i32}
+// PIPE: ttg.local_dealloc %[[R]]
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @own_stage_count(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c512 = arith.constant 512 : i32
+    %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %row = arith.muli %k, %c512 : i32
+      %rows = tt.splat %row : i32 -> tensor<512xi32, #blocked>
+      %offs = arith.addi %rows, %range : tensor<512xi32, #blocked>
+      %ins = tt.splat %in : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+      %ip = tt.addptr %ins, %offs : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %x = tt.load %ip : tensor<512x!tt.ptr<f32>, #blocked>
+      %y = arith.mulf %x, %x : tensor<512xf32, #blocked>
+      %outs = tt.splat %out : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+      %op = tt.addptr %outs, %offs : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      tt.store %op, %y : tensor<512x!tt.ptr<f32>, #blocked>
+    } {tt.num_stages = 4 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// The same loop without a stage count of its own: no dot, nothing to
+// pipeline.
+// LAT-LABEL: tt.func public @no_stage_count
+// LAT-NOT: tt.latency
+// LAT: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @no_stage_count(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c512 = arith.constant 512 : i32
+    %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %row = arith.muli %k, %c512 : i32
+      %rows = tt.splat %row : i32 -> tensor<512xi32, #blocked>
+      %offs = arith.addi %rows, %range : tensor<512xi32, #blocked>
+      %ins = tt.splat %in : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+      %ip = tt.addptr %ins, %offs : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %x = tt.load %ip : tensor<512x!tt.ptr<f32>, #blocked>
+      %outs = tt.splat %out : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+      %op = tt.addptr %outs, %offs : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      tt.store %op, %x : tensor<512x!tt.ptr<f32>, #blocked>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// A dot operand computed from a load (negated, then converted): the load is
+// pipelined and read back into its own layout, the negation and conversion
+// stay where they were.
+// LAT-LABEL: tt.func public @computed_operand
+// LAT: tt.load %{{.*}} {tt.latency = 2 : i32}
+// PIPE: #[[RING:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// PIPE-LABEL: tt.func public @computed_operand
+// PIPE: ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #[[RING]], #smem, mutable>
+// PIPE: scf.for
+// PIPE: %[[V:.*]] = ttg.local_load %{{.*}} token %{{.*}} -> tensor<64x32xf16, #blocked>
+// PIPE: %[[N:.*]] = arith.negf %[[V]]
+// PIPE: ttg.convert_layout %[[N]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dotB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @computed_operand(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %bd: tensor<32x64xf16, #dotB>, %aoff: tensor<64x32xi32, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<[32, 16]> : tensor<2xi32>}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<2048> : tensor<64x32xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %aoff : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %xn = arith.negf %x : tensor<64x32xf16, #blocked>
+      %xd = ttg.convert_layout %xn : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #dotA>
+      %d = tt.dot %xd, %bd, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      scf.yield %d, %apn : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

@@ -60,12 +60,15 @@ def TritonGPUAssignLatencies
     : Pass<"tritongpu-assign-latencies", "mlir::ModuleOp"> {
   let summary = "mark the loads a software-pipelined loop should issue early";
   let description = [{
-    In every innermost scf.for, a tt.load of a tensor whose every user is a
-    ttg.convert_layout to a #ttg.dot_op layout or a ttg.local_alloc (the
-    operands of a dot, staged through shared memory) and which cp.async can
-    copy (AxisInfo proves at least 4 contiguous, aligned bytes per thread)
-    gets `tt.latency = num-stages - 1`: the number of iterations ahead of its
-    use it should be issued. Nothing is marked for num-stages below 2.
+    In every innermost scf.for, each tt.load whose value the A or B operand
+    of a tt.dot in the body is computed from (through any ops of the body,
+    but not through another load) and which cp.async can copy (AxisInfo
+    proves at least 4 contiguous, aligned bytes per thread) gets
+    `tt.latency = num-stages - 1`: the number of iterations ahead of its use
+    it should be issued. A loop with its own `tt.num_stages` (what
+    `tl.range(..., num_stages=N)` prints) uses that count instead of the
+    option, and also pipelines the loads any other op of its body reads, as
+    Triton does. Nothing is marked for fewer than 2 stages.
   }];
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
@@ -101,8 +104,9 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
     ttg.async_commit_group; before its first use a ttg.async_wait lets the
     groups of the next L - 1 iterations stay in flight, and the use reads the
     slot (ttg.local_load into the dot operand layout, or the slot itself for
-    a local_alloc). The shared layout of a ring feeding a convert_layout is
-    the one that convert would stage through. Then MLIR's
+    a local_alloc; for any other use, one ttg.local_load into the load's own
+    layout from an unswizzled ring). The shared layout of a ring feeding a
+    convert_layout is the one that convert would stage through. Then MLIR's
     scf::pipelineForLoop writes the prologue (the first L iterations' copies)
     and the kernel, where stage-0 ops run L iterations ahead and are masked
     off past the end (no peeled epilogue); after the loop an async_wait 0

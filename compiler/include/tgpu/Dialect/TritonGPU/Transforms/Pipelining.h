@@ -9,6 +9,10 @@
 
 namespace mlir::tgpu {
 
+// On a loop: its own number of stages (`tl.range(..., num_stages=N)`),
+// which overrides the pass option and asks for every load to be pipelined,
+// not only those feeding dots.
+inline constexpr char kNumStagesAttr[] = "tt.num_stages";
 // On a load: how many iterations ahead of its use it should be issued.
 inline constexpr char kLatencyAttr[] = "tt.latency";
 // On each op of a scheduled loop body: its stage, and its cluster (the

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Reference outputs of Triton 3.6's software pipeliner (run on the GPU machine).
+
+For every TTIR file given (FILE.ttir or FILE.ttir:NUM_WARPS, 4 warps by
+default), each target (cuda:80 and cuda:90) and num_stages 1 to 4, compiles the
+file with triton.compile in a child process with MLIR_ENABLE_DUMP=1, which makes
+Triton's pass manager print the module before every pass, and keeps three of
+those modules and the final TTGIR:
+
+  <kernel>.<target>.s<N>.pre-pipeline.ttgir  the input of tritongpu-assign-latencies
+  <kernel>.<target>.s<N>.pipeline.ttgir      the output of tritongpu-pipeline
+  <kernel>.<target>.s<N>.prefetch.ttgir      the output of tritongpu-prefetch (cuda:80)
+  <kernel>.<target>.s<N>.ttgir               what make_ttgir returns
+
+and <kernel>.<target>.passes.txt, the passes Triton ran on the TTGIR in that
+order (make_ttgir's, then make_llir's up to the LLVM conversion).
+A compilation Triton refuses gets a .error file with its message instead.
+Machine paths in locations are cut to the file name.
+
+usage: dump_pipeline.py OUT_DIR FILE.ttir[:NUM_WARPS]...
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TARGETS = ("cuda:80", "cuda:90")
+STAGES = (1, 2, 3, 4)
+HEADER = re.compile(r"^// -----// IR Dump Before (\S+) \((\S+)\) \('([^']+)' operation(?:: @\S+)?\) //----- //$",
+                    re.M)
+
+
+def strip_paths(text):
+    return re.sub(r'"[^"\n]*/([^"/\n]+\.(?:py|ttir))"', r'"\1"', text)
+
+
+def compile_one(path, target, warps, stages):
+    """Child: compile one TTIR file; MLIR prints to this process's stderr."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    backend, arch = target.split(":")
+    kernel = triton.compile(path, target=GPUTarget(backend, int(arch), 32),
+                            options={"num_warps": warps, "num_stages": stages})
+    sys.stdout.write(kernel.asm["ttgir"])
+
+
+def dumps(log):
+    """[(pass argument, module text before it)] of the make_ttgir pass manager."""
+    found = []
+    marks = list(HEADER.finditer(log))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(log)
+        found.append((m.group(2), log[m.end():end].strip() + "\n"))
+    # make_ttgir is the run that starts with convert-triton-to-tritongpu.
+    starts = [i for i, (name, _) in enumerate(found) if name == "convert-triton-to-tritongpu"]
+    if not starts:
+        return []
+    first = starts[-1]
+    ends = [i for i in range(first, len(found)) if found[i][0] == "convert-triton-gpu-to-llvm"]
+    return found[first:ends[0] if ends else len(found)]
+
+
+def after(passes, name):
+    """The module the pass after `name` received, i.e. `name`'s output."""
+    for i, (arg, _) in enumerate(passes):
+        if arg == name and i + 1 < len(passes):
+            return passes[i + 1][1]
+    return None
+
+
+def run(path, warps, out_dir):
+    kernel = os.path.basename(path).rsplit(".", 1)[0]
+    for target in TARGETS:
+        order = None
+        for stages in STAGES:
+            stem = os.path.join(out_dir, f"{kernel}.{target.replace(':', '')}.s{stages}")
+            with tempfile.TemporaryDirectory() as cache:
+                env = dict(os.environ, MLIR_ENABLE_DUMP="1", TRITON_ALWAYS_COMPILE="1",
+                           TRITON_CACHE_DIR=cache)
+                child = subprocess.run(
+                    [sys.executable, __file__, "--one", path, target, str(warps), str(stages)],
+                    env=env, capture_output=True, text=True)
+            if child.returncode != 0:
+                with open(stem + ".error", "w") as f:
+                    f.write(strip_paths(child.stderr[-4000:]))
+                print("refused", kernel, target, stages, flush=True)
+                continue
+            passes = dumps(child.stderr)
+            if not passes:
+                with open(stem + ".error", "w") as f:
+                    f.write("no make_ttgir IR dumps found; stderr began:\n" + strip_paths(child.stderr[:4000]))
+                continue
+            order = order or [name for name, _ in passes]
+            outputs = {
+                "pre-pipeline": next((text for name, text in passes if name == "tritongpu-assign-latencies"), None),
+                "pipeline": after(passes, "tritongpu-pipeline"),
+                "prefetch": after(passes, "tritongpu-prefetch"),
+            }
+            for stage, text in outputs.items():
+                if text is not None:
+                    with open(f"{stem}.{stage}.ttgir", "w") as f:
+                        f.write(strip_paths(text))
+            with open(stem + ".ttgir", "w") as f:
+                f.write(strip_paths(child.stdout))
+            print("done", kernel, target, stages, sorted(k for k, v in outputs.items() if v), flush=True)
+        if order:
+            with open(os.path.join(out_dir, f"{kernel}.{target.replace(':', '')}.passes.txt"), "w") as f:
+                f.write("\n".join(order) + "\n")
+
+
+def main():
+    if sys.argv[1] == "--one":
+        compile_one(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        return
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    for arg in sys.argv[2:]:
+        path, _, warps = arg.partition(":")
+        run(path, int(warps or 4), out_dir)
+
+
+if __name__ == "__main__":
+    main()
