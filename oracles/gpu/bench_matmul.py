@@ -38,9 +38,10 @@ def param_count(ptx, entry):
     return len(re.findall(r"\.param\s", m.group(1))) if m else 0
 
 
-def sm90_cubin(ptx_path, cubin):
+def sm90_cubin(ptx_path, cubin, arch="sm_90"):
+    # sm_90a PTX (wgmma) assembles only for sm_90a, which runs on an H100.
     ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-    subprocess.run([ptxas, "-arch=sm_90", ptx_path, "-o", cubin], check=True)
+    subprocess.run([ptxas, "-arch=" + arch, ptx_path, "-o", cubin], check=True)
     return cubin
 
 
@@ -49,7 +50,8 @@ def tgpu_variant(opts, tmp):
         md = json.load(f)
     with open(opts.ptx) as f:
         ptx = f.read()
-    cubin = sm90_cubin(opts.ptx, os.path.join(tmp, "tgpu.cubin"))
+    cubin = sm90_cubin(opts.ptx, os.path.join(tmp, "tgpu.cubin"),
+                       "sm_90a" if md.get("arch") == "sm_90a" else "sm_90")
     return {"what": opts.label, "cubin": cubin,
             "entry": md["kernel"], "threads": int(md["threads_per_cta"]),
             "shared": int(md["shared_memory_bytes"]),

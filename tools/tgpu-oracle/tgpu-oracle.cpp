@@ -58,8 +58,11 @@ static cl::opt<std::string> onlyOpt("only", cl::desc("--run-args: only these ste
                                     cl::init(""), cl::cat(oracleCategory));
 static cl::opt<std::string> fromGen("from-gen", cl::desc("bundle every program tgpu-gen wrote to DIR"),
                                     cl::init(""), cl::cat(oracleCategory));
-static cl::opt<std::string> arch("arch", cl::desc("sm_80, sm_90, sm_90a"), cl::init("sm_90"),
-                                 cl::cat(oracleCategory));
+static cl::opt<std::string>
+    arch("arch",
+         cl::desc("sm_80, sm_90, sm_90a (default: the kernel's target; sm_90, "
+                  "or sm_90a for wgmma)"),
+         cl::init("sm_90"), cl::cat(oracleCategory));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level 0..3"), cl::init(3),
                                   cl::Prefix, cl::cat(oracleCategory));
 static cl::opt<bool> tensorCores("tensor-cores",
@@ -259,7 +262,8 @@ int main(int argc, char **argv) {
     return usage("give one of KERNEL, --run-args FILE or --from-gen DIR");
 
   oracle::ProducerOptions po;
-  po.arch = arch;
+  if (arch.getNumOccurrences())
+    po.arch = arch;
   po.optLevel = optLevel;
   po.tensorCores = tensorCores;
   if (numStages < 1 || numStages > 16)

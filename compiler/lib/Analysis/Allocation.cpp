@@ -115,6 +115,10 @@ SharedMemoryAllocation::collectBuffers(FunctionOpInterface func,
         return;
       }
       Buffer buffer{op, /*scratch=*/false, *bytes};
+      if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(
+              alloc.getType().getEncoding()))
+        buffer.alignment = std::max<int64_t>(
+            kSharedMemoryAlignment, 8 * int64_t(nvmma.getSwizzlingByteWidth()));
       buffer.liveBegin = id[op];
       buffer.liveEnd = id[op];
       // Follow the buffer's views; a use in a nested region keeps it live
@@ -179,9 +183,9 @@ void SharedMemoryAllocation::place() {
     for (const Buffer *other : live) {
       if (offset + buffer.bytes <= other->offset)
         break;
-      offset = std::max<int64_t>(
-          offset,
-          llvm::alignTo(other->offset + other->bytes, kSharedMemoryAlignment));
+      offset =
+          std::max<int64_t>(offset, llvm::alignTo(other->offset + other->bytes,
+                                                  buffer.alignment));
     }
     buffer.offset = offset;
     placed.push_back(i);

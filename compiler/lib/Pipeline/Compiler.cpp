@@ -3,6 +3,7 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
 #include "tgpu/Support/NestingLimit.h"
@@ -218,6 +219,18 @@ LogicalResult Compiler::Impl::resolveArchAndWarps(ModuleOp module,
              << "ttg.target = \"" << target.getValue() << "\"";
     if (!options.arch)
       arch = *fromModule;
+  }
+  // wgmma exists only in the arch-specific sm_90a target.
+  Operation *wgmma = nullptr;
+  module.walk([&](triton::nvidia_gpu::WarpGroupDotOp op) {
+    wgmma = op;
+    return WalkResult::interrupt();
+  });
+  if (wgmma && arch.name != "sm_90a") {
+    if (arch.capability != 90 || options.arch)
+      return wgmma->emitError()
+             << "wgmma needs the sm_90a target, not " << arch.name;
+    arch = *GpuArch::parse("sm_90a");
   }
 
   numWarps = options.numWarps.value_or(4);

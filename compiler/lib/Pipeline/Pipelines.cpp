@@ -8,6 +8,7 @@
 #include "tgpu/Dialect/Triton/Transforms/Passes.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -69,6 +70,8 @@ void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
   pm.addPass(createTritonGPUMembar());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTritonGPUToLLVM());
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -27,7 +27,9 @@ struct CaseSpec {
 };
 
 struct ProducerOptions {
-  std::string arch = "sm_90";
+  // CompilerOptions::arch: unset, the module's ttg.target decides (sm_90 by
+  // default, sm_90a where wgmma is used).
+  std::optional<std::string> arch;
   unsigned optLevel = 3;
   // tt.dot on tensor cores (CompilerOptions::tensorCores).
   bool tensorCores = true;

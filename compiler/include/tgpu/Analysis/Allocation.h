@@ -26,8 +26,12 @@ namespace mlir::tgpu {
 // buffer's byte offset in the kernel's shared memory.
 inline constexpr llvm::StringLiteral kAllocationOffsetAttr =
     "allocation.offset";
-// Every buffer starts at a multiple of this many bytes (128-bit accesses).
+// Every buffer starts at a multiple of this many bytes (128-bit accesses);
+// a swizzled nvmma_shared buffer at a multiple of its swizzle period (8 rows
+// of the swizzle width), which wgmma's descriptors assume. The kernel's
+// shared memory itself starts at a multiple of kSharedMemoryBaseAlignment.
 inline constexpr int64_t kSharedMemoryAlignment = 16;
+inline constexpr int64_t kSharedMemoryBaseAlignment = 1024;
 
 class SharedMemoryAllocation {
 public:
@@ -37,6 +41,7 @@ public:
     Operation *owner = nullptr; // the local_alloc or the op using scratch
     bool scratch = false;
     int64_t bytes = 0;
+    int64_t alignment = kSharedMemoryAlignment;
     int64_t offset = -1;
     // Positions in the function's pre-order op numbering, inclusive.
     int64_t liveBegin = 0, liveEnd = 0;

@@ -200,14 +200,24 @@ struct AsyncCommitGroupLowering
 };
 
 struct AsyncWaitLowering : public ConvertOpToLLVMPattern<ttg::AsyncWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  AsyncWaitLowering(TritonGPUToLLVMTypeConverter &converter,
+                    const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
   LogicalResult
   matchAndRewrite(ttg::AsyncWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getNum());
+    // cp.async writes through the generic proxy; wgmma reads through the
+    // async one, after the barrier that follows this wait (membar), so the
+    // fence goes here, in every writing thread, before that barrier.
+    if (info.asyncProxyReads)
+      emitFenceProxyAsyncShared(rewriter, op.getLoc());
     rewriter.replaceOp(op, i32Constant(rewriter, op.getLoc(), 0));
     return success();
   }
+
+private:
+  LoweringInfo info;
 };
 
 } // namespace
@@ -216,5 +226,6 @@ void mlir::tgpu::populateAsyncCopyOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &info) {
   patterns.add<AsyncCopyLowering>(converter, info);
-  patterns.add<AsyncCommitGroupLowering, AsyncWaitLowering>(converter);
+  patterns.add<AsyncCommitGroupLowering>(converter);
+  patterns.add<AsyncWaitLowering>(converter, info);
 }

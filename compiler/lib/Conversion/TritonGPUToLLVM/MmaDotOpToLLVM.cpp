@@ -7,6 +7,8 @@
 // layout that does not deliver the fragments is rejected, not miscompiled.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
+#include "MmaFragments.h"
+
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -14,16 +16,12 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace mlir::tgpu;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
 
 namespace {
-
-using Pos = std::pair<int32_t, int32_t>; // (row, col) of a 2-D tensor
 
 // One mma.sync shape and its fragments (PTX ISA, "Matrix Fragments for
 // mma.m16n8k16 / mma.m16n8k8"): groupID = lane / 4, threadInGroup = lane % 4.
@@ -71,60 +69,6 @@ Pos fragATf32(int lane, int i) {
 Pos fragBTf32(int lane, int i) { return {lane % 4 + 4 * i, lane / 4}; }
 
 // Position of (register, lane, warp) in a 2-D layout.
-Pos positionOf(const LinearLayout &layout, int32_t reg, int32_t lane,
-               int32_t warp) {
-  SmallVector<int32_t> in;
-  for (const std::string &dim : layout.getInDimNames())
-    in.push_back(dim == "register" ? reg
-                 : dim == "lane"   ? lane
-                 : dim == "warp"   ? warp
-                                   : 0);
-  std::vector<int32_t> out = layout.unpackOut(layout.applyFlat(layout.packIn(in)));
-  return {out[0], out[1]};
-}
-
-int32_t sizeOf(const LinearLayout &layout, StringRef dim) {
-  return layout.hasInDim(dim) ? layout.getInDimSize(dim) : 1;
-}
-
-// Where each element sits in one layout: the register of the calling thread
-// that holds a position (lane 0, warp 0 view; lowest register first), and a
-// check that a register holds, in every lane and warp, the position a
-// fragment wants there.
-class Registers {
-public:
-  explicit Registers(const LinearLayout &layout) : layout(layout) {
-    for (int32_t r = 0, e = sizeOf(layout, "register"); r < e; ++r)
-      byPosition.emplace(positionOf(layout, r, 0, 0), r);
-    lanes = sizeOf(layout, "lane");
-    warps = sizeOf(layout, "warp");
-  }
-
-  // The register holding `origin(warp) + frag(lane, i)` in every lane and
-  // warp, where origin(warp) is `warpOrigin(warp)`; -1 if there is none.
-  template <typename WarpOrigin, typename Frag>
-  int32_t find(WarpOrigin warpOrigin, Frag frag, int i) const {
-    Pos o = warpOrigin(0), f = frag(0, i);
-    auto it = byPosition.find({o.first + f.first, o.second + f.second});
-    if (it == byPosition.end())
-      return -1;
-    for (int32_t w = 0; w < warps; ++w) {
-      Pos ow = warpOrigin(w);
-      for (int32_t l = 0; l < lanes; ++l) {
-        Pos fl = frag(l, i);
-        if (positionOf(layout, it->second, l, w) !=
-            Pos{ow.first + fl.first, ow.second + fl.second})
-          return -1;
-      }
-    }
-    return it->second;
-  }
-
-  const LinearLayout &layout;
-  std::map<Pos, int32_t> byPosition;
-  int32_t lanes = 1, warps = 1;
-};
-
 struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -227,7 +171,7 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
       auto cOrigin = [&](int32_t w) { return positionOf(*c, r0, 0, w); };
       SmallVector<int32_t> cReg(4);
       for (int i = 0; i < 4; ++i)
-        if ((cReg[i] = cRegs.find(cOrigin, fragC, i)) < 0)
+        if ((cReg[i] = cRegs.find(cOrigin, laneFragment(fragC), i)) < 0)
           return op.emitError("the result layout does not hold mma.sync's "
                               "accumulator fragments: ")
                  << cType.getEncoding();
@@ -252,7 +196,7 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
                              ArrayRef<Value> vals, SmallVector<Value> &ops) {
           SmallVector<Value> elems;
           for (int i = 0; i < count; ++i) {
-            int32_t r = regs.find(origin, frag, i);
+            int32_t r = regs.find(origin, laneFragment(frag), i);
             if (r < 0)
               return false;
             elems.push_back(vals[r]);

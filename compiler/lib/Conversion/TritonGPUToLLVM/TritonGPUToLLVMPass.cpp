@@ -8,6 +8,7 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -149,6 +150,11 @@ public:
                << " warps, " << sharedBytes << " bytes of shared memory\n");
     mlir::tgpu::ModuleAxisInfoAnalysis axisInfo(module);
     info.axisInfo = &axisInfo;
+    info.asyncProxyReads = module
+                               .walk([](triton::nvidia_gpu::WarpGroupDotOp) {
+                                 return WalkResult::interrupt();
+                               })
+                               .wasInterrupted();
 
     LowerToLLVMOptions options(ctx);
     mlir::tgpu::TritonGPUToLLVMTypeConverter converter(ctx, options);
@@ -163,6 +169,7 @@ public:
                                                         info);
     mlir::tgpu::populateDotOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populateMmaDotOpToLLVMPatterns(converter, patterns);
+    mlir::tgpu::populateWgmmaOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateAtomicOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateMemoryOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateAsyncCopyOpToLLVMPatterns(converter, patterns, info);

@@ -296,7 +296,7 @@ Value mlir::tgpu::getSharedMemoryBase(RewriterBase &rewriter, Operation *op) {
         rewriter, op->getLoc(),
         LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
         /*isConstant=*/false, LLVM::Linkage::External, "global_smem",
-        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+        Attribute(), /*alignment=*/kSharedMemoryBaseAlignment, /*addrSpace=*/3);
   }
   Value base = LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
   auto offset = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr);

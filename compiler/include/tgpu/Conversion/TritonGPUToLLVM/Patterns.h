@@ -40,9 +40,10 @@ LogicalResult checkDotOpsLowerable(ModuleOp module);
 // Fails, with a located "not supported yet" diagnostic, on the first op (or
 // function signature) that uses what tgpu reads and verifies but does not
 // compile: warp specialization and the pipeliner's ttg ops, tt.map_elementwise,
-// tt.dot_scaled, ttng ops, !tt.tensordesc values. The lowering and the passes
-// before it (shared memory allocation, barriers) call it first, and so does
-// tgpu::Compiler before any pass, so none of them meets such an op.
+// tt.dot_scaled, ttng ops other than wgmma's, !tt.tensordesc values. The
+// lowering and the passes before it (shared memory allocation, barriers) call
+// it first, and so does tgpu::Compiler before any pass, so none of them meets
+// such an op.
 LogicalResult checkOpsSupported(ModuleOp module);
 
 // The external llvm.func `name` of `type`, declared at the top of `op`'s
@@ -51,6 +52,16 @@ LogicalResult checkOpsSupported(ModuleOp module);
 FailureOr<LLVM::LLVMFuncOp>
 getOrDeclareExternalFunction(RewriterBase &rewriter, Operation *op,
                              StringRef name, LLVM::LLVMFunctionType type);
+
+// ttng.warp_group_dot (wgmma.mma_async from shared-memory descriptors),
+// ttng.warp_group_dot_wait and ttng.fence_async_shared (sm_90a).
+void populateWgmmaOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   const LoweringInfo &info);
+// fence.proxy.async.shared::cta (::cluster): orders this thread's earlier
+// generic-proxy shared-memory writes before async-proxy reads (wgmma, TMA).
+void emitFenceProxyAsyncShared(RewriterBase &rewriter, Location loc,
+                               bool cluster = false);
 
 // tt.elementwise_inline_asm: one llvm.inline_asm per packed_element
 // registers.

@@ -23,6 +23,9 @@ struct LoweringInfo {
   int threadsPerWarp = 32;
   int computeCapability = 90;
   const ModuleAxisInfoAnalysis *axisInfo = nullptr;
+  // The module has ops that read shared memory through the async proxy
+  // (wgmma): what cp.async writes must be fenced for them.
+  bool asyncProxyReads = false;
 };
 
 // Tensors with a distributed layout become !llvm.struct<(T x registers)>,

@@ -1,0 +1,64 @@
+// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory --tritongpu-membar --convert-triton-gpu-to-llvm --canonicalize --cse | FileCheck %s
+
+// ttng.warp_group_dot of a 64x64x64 f16 product on one warp group: four
+// m64n64k16 wgmma, both operands read through descriptors. A [64, 64] is
+// K-major and B [64, 64] N-major (wgmma's "row" B), both in 128-byte
+// swizzled rows; the 8-row groups are 8 x 128 = 1024 bytes apart (SBO,
+// bits 32-45 of the descriptor: 64 << 32), the mode is 1 << 62:
+// 0x4000004000000000 = 4611686293305294848. Each K step of 16 elements
+// moves A's start 32 bytes along its rows and B's 16 rows (2048 bytes).
+// The dot is asynchronous: committed, not waited for; the wait passes the
+// 32 accumulator registers through its asm.
+// CHECK-LABEL: llvm.func @wgmma_f16
+// CHECK-DAG: llvm.mlir.constant(4611686293305294848 : i64)
+// CHECK-DAG: llvm.mlir.constant(96 : i64)
+// CHECK-DAG: llvm.mlir.constant(6144 : i64)
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait_group
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_f16(%p: !tt.ptr<f32>, %c: tensor<64x64xf32, #mma>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> * !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf32, #mma>
+    %r:3 = ttng.warp_group_dot_wait %d, %a, %b {pendings = 1 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %r#0 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// tf32 (K-major only) on two warp groups along M: 128x32x16 with instrShape
+// n32 and 8-element K steps. B [16, 32] is transposed (its K contiguous:
+// wgmma's "col" B) in 64-byte rows: 16 K elements of 4 bytes a row. The
+// warp groups' A tiles start 64 rows apart (64 x 64 bytes = 4096), picked
+// by the warp group; a synchronous dot waits for itself.
+// CHECK-LABEL: llvm.func @wgmma_tf32
+// CHECK-DAG: llvm.mlir.constant(4096 : i64)
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 32, 8]}>
+#sharedA = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32}>
+#sharedB = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_tf32(%p: !tt.ptr<f32>, %c: tensor<128x32xf32, #mma>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<128x16xf32, #sharedA, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<16x32xf32, #sharedB, #smem, mutable>
+    %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : !ttg.memdesc<128x16xf32, #sharedA, #smem, mutable> * !ttg.memdesc<16x32xf32, #sharedB, #smem, mutable> -> tensor<128x32xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x32x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<128x32x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
