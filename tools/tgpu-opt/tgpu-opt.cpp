@@ -9,6 +9,7 @@
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/Dialect/Triton/Transforms/Passes.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/Passes.h"
 #include "tgpu/InitAllDialects.h"
 #include "tgpu/Pipeline/Pipelines.h"
 #include "tgpu/Support/DebugOptions.h"
@@ -32,6 +33,7 @@ int main(int argc, char **argv) {
   mlir::tgpu::registerTritonGPUToLLVMPasses();
   mlir::tgpu::registerTritonTransformsPasses();
   mlir::tgpu::registerTritonGPUTransformsPasses();
+  mlir::tgpu::registerTritonNvidiaGPUTransformsPasses();
   mlir::tgpu::registerTestPasses();
   mlir::tgpu::registerPipelines();
   mlir::tgpu::registerDebugOptions();

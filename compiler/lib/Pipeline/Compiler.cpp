@@ -220,14 +220,16 @@ LogicalResult Compiler::Impl::resolveArchAndWarps(ModuleOp module,
     if (!options.arch)
       arch = *fromModule;
   }
-  // wgmma exists only in the arch-specific sm_90a target.
+  // wgmma exists only in the arch-specific sm_90a target: a cuda:90 kernel
+  // that uses it is compiled for sm_90a (which runs on the same GPUs), as
+  // Triton does.
   Operation *wgmma = nullptr;
   module.walk([&](triton::nvidia_gpu::WarpGroupDotOp op) {
     wgmma = op;
     return WalkResult::interrupt();
   });
   if (wgmma && arch.name != "sm_90a") {
-    if (arch.capability != 90 || options.arch)
+    if (arch.capability != 90)
       return wgmma->emitError()
              << "wgmma needs the sm_90a target, not " << arch.name;
     arch = *GpuArch::parse("sm_90a");

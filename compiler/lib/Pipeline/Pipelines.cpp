@@ -7,6 +7,7 @@
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/Dialect/Triton/Transforms/Passes.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -63,6 +64,7 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
     pm.addPass(createTritonGPUPrefetch());
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
+  pm.addPass(createTritonNvidiaGPUFenceInsertion());
 }
 
 void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {

@@ -7,7 +7,9 @@ that ttg.memdesc_index reads; shape, element type and shared encoding with the
 alias resolved), and around each scf.for that issues async copies, how many
 ttg.async_copy_global_to_local and ttg.async_commit_group run before it (the
 prologue), in its body and after it; the `num` of every ttg.async_wait in the
-body and after the loop; the ttg.local_dealloc after it.
+body and after the loop; the ttg.local_dealloc after it; for wgmma, how many
+ttng.warp_group_dot the body issues, how many asynchronously, and the
+`pendings` of the ttng.warp_group_dot_wait ops in and after the loop.
 
 Not part of the structure: where in the body the wait sits, and whether one
 precedes the loop. Triton waits at the top of the body and loads the operands
@@ -27,6 +29,7 @@ FOR = re.compile(r"^(\s*)(?:%[\w#:.$-]+ = )?scf\.for ")
 FUNC = re.compile(r"^\s*tt\.func\b.*@([\w$.-]+)")
 RING = re.compile(r"(%[\w.$-]+) = ttg\.local_alloc\s*: \(\) -> !ttg\.memdesc<([^>]*)>")
 WAIT = re.compile(r"ttg\.async_wait\b.*\{num = (\d+) : i32\}")
+DOT_WAIT = re.compile(r"ttng\.warp_group_dot_wait\b.*\{pendings = (\d+) : i32\}")
 
 
 def strip_loc(line):
@@ -42,8 +45,8 @@ def count(lines, pattern):
     return sum(1 for line in lines if pattern in line)
 
 
-def waits(lines):
-    return [int(m.group(1)) for m in (WAIT.search(line) for line in lines) if m]
+def waits(lines, pattern=WAIT):
+    return [int(m.group(1)) for m in (pattern.search(line) for line in lines) if m]
 
 
 def structure(path):
@@ -99,8 +102,14 @@ def structure(path):
             out.append(f"    waits before loop: {waits(prologue)}")
             out.append(f"    body: {count(loop, 'ttg.async_copy_global_to_local')} copies, "
                        f"{count(loop, 'ttg.async_commit_group')} commit groups, waits {waits(loop)}")
+            dots = count(loop, "ttng.warp_group_dot ")
+            if dots:
+                out.append(f"    body: {dots} wgmma, async {count(loop, 'isAsync = true')}, "
+                           f"wgmma waits {waits(loop, DOT_WAIT)}")
             out.append(f"    after: {count(tail, 'ttg.async_copy_global_to_local')} copies, waits {waits(tail)}, "
                        f"{count(tail, 'ttg.local_dealloc')} deallocs")
+            if dots:
+                out.append(f"    after: wgmma waits {waits(tail, DOT_WAIT)}")
             before = close + 1
             k = close + 1
         i = end + 1

@@ -1,15 +1,20 @@
 // tritongpu-accelerate-matmul: tt.dot from the FMA path (blocked result,
-// #ttg.dot_op operands of it) onto tensor cores (#ttg.nvidia_mma v2). Only
+// #ttg.dot_op operands of it) onto tensor cores: on cuda:90, where wgmma
+// takes the dot as Triton 3.6 would give it to wgmma, a
+// ttng.warp_group_dot of two #ttg.nvmma_shared buffers and a
+// #ttg.nvidia_mma v3 result; otherwise mma.sync (#ttg.nvidia_mma v2). Only
 // layouts change; the dot's meaning does not, except that an f32 dot with
 // inputPrecision = tf32 now rounds its operands to tf32 as it says.
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
 
 #define DEBUG_TYPE "tritongpu-accelerate-matmul"
 
@@ -21,6 +26,7 @@ namespace mlir::tgpu {
 using namespace mlir;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
@@ -89,6 +95,129 @@ SmallVector<unsigned> warpsPerTile(tt::DotOp dot, int64_t M, int64_t N,
   return warps;
 }
 
+// The compute capability the module targets (ttg.target = "cuda:N").
+int targetCapability(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto target =
+      module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
+  int cc = 0;
+  if (target) {
+    StringRef t = target.getValue();
+    if (t.consume_front("cuda:"))
+      (void)t.getAsInteger(10, cc);
+  }
+  return cc;
+}
+
+// Whether the value comes from a load (through layout conversions,
+// transposes and buffer views) or is a block argument: Triton's test for an
+// operand worth staging in shared memory for wgmma.
+bool comesFromLoadOrBlockArg(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(def))
+      v = cvt.getSrc();
+    else if (auto trans = dyn_cast<tt::TransOp>(def))
+      v = trans.getSrc();
+    else if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp,
+                 ttg::MemDescTransOp>(def))
+      v = def->getOperand(0);
+    else
+      break;
+  }
+  return isa<BlockArgument>(v) || v.getDefiningOp<tt::LoadOp>();
+}
+
+// Whether wgmma takes the dot as Triton 3.6 gives it to wgmma: 2-D, M a
+// multiple of 64, N of 8, K of at least one instruction and a whole
+// number of 32-byte steps, whole warp groups, element types wgmma has
+// (fp8 only with maxNumImpreciseAcc >= 32 into f32). tgpu lowers wgmma
+// with f32 and i32 accumulators and operand A from shared memory, so an
+// f16 accumulator, or an A computed in registers, stays on mma.sync.
+bool takesWgmma(tt::DotOp dot, unsigned numWarps) {
+  auto cType = cast<RankedTensorType>(dot.getType());
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  Type a = aType.getElementType(), b = getElementTypeOrSelf(dot.getB());
+  Type c = cType.getElementType();
+  if (cType.getRank() != 2 || a != b || numWarps % 4 != 0)
+    return false;
+  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
+  int64_t K = aType.getDimSize(1);
+  unsigned bits = a.getIntOrFloatBitWidth();
+  if (M % 64 || N % 8 || K < 256 / bits ||
+      (!llvm::isPowerOf2_64(K) && (K * bits) % 256))
+    return false;
+  bool types = false;
+  if (a.isF16() || a.isBF16())
+    types = c.isF32();
+  else if (a.isF32())
+    types = c.isF32() && dot.getInputPrecision() == tt::InputPrecision::TF32;
+  else if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
+    types = c.isF32() && dot.getMaxNumImpreciseAcc() >= 32;
+  else if (a.isInteger(8))
+    types = c.isInteger(32);
+  return types && comesFromLoadOrBlockArg(dot.getA());
+}
+
+// Triton's wgmma instruction shape: m16 per warp, k of 32 bytes, and the
+// widest n wgmma has that divides N and fits the warps' share of it.
+SmallVector<unsigned> wgmmaInstrShape(int64_t M, int64_t N, Type elem,
+                                      unsigned numWarps) {
+  unsigned k = 256 / elem.getIntOrFloatBitWidth();
+  unsigned mWarps = std::max<unsigned>(M / 16, 1);
+  unsigned nWarps = std::max<unsigned>(numWarps / mWarps, 1);
+  unsigned maxN = std::max<unsigned>(N / nWarps, 8);
+  bool int8 = elem.isInteger(8);
+  for (unsigned n = 256; n >= 8; n -= 8) {
+    // i8 wgmma has n = 8, 16, 24 and multiples of 16 up to 224 (PTX ISA).
+    if (int8 && (n > 224 || (n > 24 && n % 16)))
+      continue;
+    if (N % n == 0 && n <= maxN)
+      return {16, n, k};
+  }
+  return {16, 8, k};
+}
+
+// Warps for wgmma: whole warp groups along M while M has rows for them,
+// then along N; all along M when the result feeds another dot.
+SmallVector<unsigned> warpsPerTileV3(tt::DotOp dot, int64_t M,
+                                     unsigned numWarps) {
+  SetVector<Operation *> forward;
+  getForwardSlice(dot.getResult(), &forward);
+  if (llvm::any_of(forward, [](Operation *op) {
+        return isa<tt::DotOp, ttng::WarpGroupDotOp>(op);
+      }))
+    return {numWarps, 1};
+  SmallVector<unsigned> warps = {4, 1};
+  while (warps[0] * warps[1] < numWarps) {
+    if (M > 16 * int64_t(warps[0]))
+      warps[0] *= 2;
+    else
+      warps[1] *= 2;
+  }
+  return warps;
+}
+
+// Triton's nvmma_shared layout for a [rows, cols] operand stored in `order`:
+// the widest swizzle (128, 64, 32 bytes) whose width divides the
+// contiguous dim's bytes, none when it is narrower or the other dim has
+// fewer than 8 rows; transposed when dim 0 is the contiguous one.
+Attribute nvmmaSharedFor(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                         Type elem, ArrayRef<int32_t> cgaBases) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  int64_t contiguousBytes = shape[order[0]] * bits / 8;
+  unsigned swizzle = 0;
+  for (unsigned w : {128u, 64u, 32u})
+    if (contiguousBytes >= w && contiguousBytes % w == 0) {
+      swizzle = w;
+      break;
+    }
+  if (shape[order[1]] < 8)
+    swizzle = 0;
+  return ttg::NVMMASharedEncodingAttr::get(
+      elem.getContext(), swizzle, /*transposed=*/order[0] == 0, bits,
+      /*fp4Padded=*/false, /*rank=*/2, cgaBases);
+}
+
 struct AccelerateMatmul
     : public mlir::tgpu::impl::TritonGPUAccelerateMatmulBase<AccelerateMatmul> {
   void runOnOperation() override {
@@ -119,6 +248,8 @@ struct AccelerateMatmul
     }
     MLIRContext *ctx = dot.getContext();
     unsigned numWarps = unsigned(ttg::lookupNumWarps(dot));
+    if (targetCapability(dot) == 90 && takesWgmma(dot, numWarps))
+      return accelerateOnWgmma(dot, blocked, numWarps);
     auto mma = ttg::NvidiaMmaEncodingAttr::get(
         ctx, /*versionMajor=*/2, /*versionMinor=*/0,
         warpsPerTile(dot, M, N, numWarps), /*instrShape=*/{16, 8},
@@ -142,6 +273,57 @@ struct AccelerateMatmul
     auto onCores =
         tt::DotOp::create(b, loc, retype(dot.getResult(), mma), a, bOp, c,
                           dot.getInputPrecision(), dot.getMaxNumImpreciseAcc());
+    Value back =
+        ttg::ConvertLayoutOp::create(b, loc, cType, onCores.getResult());
+    dot.getResult().replaceAllUsesWith(back);
+    dot.erase();
+  }
+
+  // Both operands staged in shared memory (local_alloc of the value before
+  // its conversions) in Triton's nvmma_shared layout, the accumulator in
+  // #ttg.nvidia_mma v3, the dot a synchronous ttng.warp_group_dot.
+  void accelerateOnWgmma(tt::DotOp dot, ttg::BlockedEncodingAttr blocked,
+                         unsigned numWarps) {
+    auto cType = cast<RankedTensorType>(dot.getType());
+    Type elem = getElementTypeOrSelf(dot.getA());
+    int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
+    MLIRContext *ctx = dot.getContext();
+    auto mma = ttg::NvidiaMmaEncodingAttr::get(
+        ctx, /*versionMajor=*/3, /*versionMinor=*/0,
+        warpsPerTileV3(dot, M, numWarps), wgmmaInstrShape(M, N, elem, numWarps),
+        blocked.getCgaBases());
+    LLVM_DEBUG(llvm::dbgs() << dot.getLoc() << ": " << M << "x" << N << " on "
+                            << mma << "\n");
+    OpBuilder b(dot);
+    Location loc = dot.getLoc();
+    // wgmma reads 16-bit operands either way round, others K-major only.
+    bool anyOrder = elem.isF16() || elem.isBF16();
+    auto stage = [&](Value v, unsigned opIdx) -> Value {
+      while (auto cvt = v.getDefiningOp<ttg::ConvertLayoutOp>())
+        v = cvt.getSrc();
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<unsigned> order = {1, 0};
+      if (auto src = dyn_cast<ttg::BlockedEncodingAttr>(type.getEncoding()))
+        order.assign(src.getOrder().begin(), src.getOrder().end());
+      if (!anyOrder)
+        order = opIdx == 0 ? SmallVector<unsigned>{1, 0}
+                           : SmallVector<unsigned>{0, 1};
+      Attribute enc =
+          nvmmaSharedFor(type.getShape(), order, elem, blocked.getCgaBases());
+      auto memType = ttg::MemDescType::get(
+          ctx, type.getShape(), elem, enc, ttg::SharedMemorySpaceAttr::get(ctx),
+          /*mutableMemory=*/false, type.getShape());
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfterValue(v);
+      return ttg::LocalAllocOp::create(b, v.getLoc(), memType, v);
+    };
+    Value a = stage(dot.getA(), 0), bOp = stage(dot.getB(), 1);
+    auto accType =
+        RankedTensorType::get(cType.getShape(), cType.getElementType(), mma);
+    Value c = ttg::ConvertLayoutOp::create(b, loc, accType, dot.getC());
+    auto onCores = ttng::WarpGroupDotOp::create(
+        b, loc, accType, a, bOp, c, /*useC=*/Value(), dot.getInputPrecision(),
+        dot.getMaxNumImpreciseAcc(), /*isAsync=*/false);
     Value back =
         ttg::ConvertLayoutOp::create(b, loc, cType, onCores.getResult());
     dot.getResult().replaceAllUsesWith(back);

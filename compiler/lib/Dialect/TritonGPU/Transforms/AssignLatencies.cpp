@@ -1,10 +1,10 @@
 // tritongpu-assign-latencies: the first step of software pipelining. A load
-// whose data a dot reads is worth issuing num-stages - 1 iterations early,
-// so the tensor cores never wait for global memory; it gets that distance as
-// `tt.latency`. A loop that names its own stage count (`tt.num_stages`, what
-// `tl.range(..., num_stages=N)` prints) has every load its body computes with
-// pipelined too, as Triton does. Only loads cp.async can do asynchronously
-// qualify (4 bytes or more per copy).
+// whose data a dot (tt.dot or wgmma's ttng.warp_group_dot) reads is worth
+// issuing num-stages - 1 iterations early, so the tensor cores never wait for
+// global memory; it gets that distance as `tt.latency`. A loop that names its
+// own stage count (`tt.num_stages`, what `tl.range(..., num_stages=N)` prints)
+// has every load its body computes with pipelined too, as Triton does. Only
+// loads cp.async can do asynchronously qualify (4 bytes or more per copy).
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Analysis/AxisInfo.h"
@@ -23,6 +23,7 @@ namespace mlir::tgpu {
 using namespace mlir;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
@@ -90,6 +91,8 @@ public:
         // A dot's A and B operands; its accumulator is not worth a ring.
         if (auto dot = dyn_cast<tt::DotOp>(op))
           collectFeedingLoads(&op, {dot.getA(), dot.getB()}, body, loads);
+        else if (auto wgmma = dyn_cast<ttng::WarpGroupDotOp>(op))
+          collectFeedingLoads(&op, {wgmma.getA(), wgmma.getB()}, body, loads);
         else if (own && !isa<tt::LoadOp>(op))
           collectFeedingLoads(&op, readValues(&op), body, loads);
       }

@@ -35,6 +35,7 @@ namespace mlir::tgpu {
 using namespace mlir;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
@@ -118,8 +119,9 @@ FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
       enc = chooseDotOperandSharedEncoding(dotOp, src, type.getShape(),
                                            type.getElementType());
     } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(user)) {
-      if (!llvm::all_of(alloc->getUsers(),
-                        [](Operation *u) { return isa<ttg::LocalLoadOp>(u); }))
+      if (!llvm::all_of(alloc->getUsers(), [](Operation *u) {
+            return isa<ttg::LocalLoadOp, ttng::WarpGroupDotOp>(u);
+          }))
         return failure();
       enc = alloc.getType().getEncoding();
     } else {
@@ -185,7 +187,7 @@ Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, int slots,
 // Rewrites the scheduled loads of `loop` into ring-buffer copies (the loop
 // still the original one). Returns the rings, to free after the loop.
 FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
-                                         ArrayRef<RingPlan> plans) {
+                                         int slots, ArrayRef<RingPlan> plans) {
   Block *body = loop.getBody();
   OpBuilder b(loop);
   SmallVector<Value> rings, tokens;
@@ -195,7 +197,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
   SmallVector<Type> slotTypes;
   for (RingPlan plan : plans) {
     auto type = cast<RankedTensorType>(plan.load.getType());
-    SmallVector<int64_t> ringShape{lastStage};
+    SmallVector<int64_t> ringShape{slots};
     ringShape.append(type.getShape().begin(), type.getShape().end());
     Attribute smem = ttg::SharedMemorySpaceAttr::get(loop.getContext());
     auto ringType =
@@ -213,7 +215,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
     Schedule early = getSchedule(plan.load);
     b.setInsertionPoint(plan.load);
     Location loc = plan.load.getLoc();
-    Value slot = emitSlot(b, loc, loop, lastStage, early, made);
+    Value slot = emitSlot(b, loc, loop, slots, early, made);
     auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
     auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
         b, loc, tokenType, plan.load.getPtr(), view, plan.load.getMask(),
@@ -256,7 +258,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
     auto readSlot = [&](Operation *before) {
       b.setInsertionPoint(before);
       Location loc = before->getLoc();
-      Value slot = emitSlot(b, loc, loop, lastStage, late, made);
+      Value slot = emitSlot(b, loc, loop, slots, late, made);
       auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
       setSchedule(view, late);
       return view;
@@ -429,9 +431,43 @@ private:
     }
     if (plans.empty() || lastStage < 1)
       return success();
-    auto rings = lowerLoads(loop, lastStage, plans);
+    // A wgmma that reads a ring and whose result only goes back into the
+    // loop as its own next accumulator runs asynchronously: it is waited
+    // for (pendings = 1) only after the next iteration's is issued. It may
+    // then still read its slot while the iteration after refills the
+    // ring, so the rings get one slot more than the stages in flight.
+    SmallVector<std::pair<ttng::WarpGroupDotOp, unsigned>> asyncDots;
+    for (auto dot : body->getOps<ttng::WarpGroupDotOp>()) {
+      auto readsRing = [&](Value operand) {
+        Operation *def = operand.getDefiningOp();
+        return def && llvm::any_of(plans, [&](const RingPlan &plan) {
+                 return llvm::is_contained(plan.users, def);
+               });
+      };
+      Value d = dot.getResult();
+      if (!(readsRing(dot.getA()) || readsRing(dot.getB())) || dot.getUseC() ||
+          !d.hasOneUse())
+        continue;
+      OpOperand &use = *d.getUses().begin();
+      if (use.getOwner() != body->getTerminator() ||
+          dot.getC() != loop.getRegionIterArg(use.getOperandNumber()))
+        continue;
+      asyncDots.push_back({dot, use.getOperandNumber()});
+    }
+    int slots = lastStage + (asyncDots.empty() ? 0 : 1);
+    auto rings = lowerLoads(loop, lastStage, slots, plans);
     if (failed(rings))
       return failure();
+    for (auto [dot, result] : asyncDots) {
+      OpBuilder b(dot);
+      b.setInsertionPointAfter(dot);
+      dot.setIsAsync(true);
+      Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
+      auto wait = ttng::WarpGroupDotWaitOp::create(
+          b, dot.getLoc(), ValueRange(operands).getTypes(), operands, 1u);
+      dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+      setSchedule(wait, getSchedule(dot));
+    }
 
     scf::PipeliningOption options;
     options.getScheduleFn =
@@ -457,9 +493,16 @@ private:
         scf::pipelineForLoop(rewriter, loop, options, &modified);
     if (failed(pipelined))
       return loop.emitOpError("could not be software-pipelined");
-    // Drain the ring (the last iterations' masked-off copies) and free it.
+    // Wait for the last asynchronous wgmma, then drain the ring (the last
+    // iterations' masked-off copies) and free it.
     rewriter.setInsertionPointAfter(*pipelined);
     Location loc = pipelined->getLoc();
+    for (auto [dot, result] : asyncDots) {
+      Value acc = pipelined->getResult(result);
+      auto wait = ttng::WarpGroupDotWaitOp::create(
+          rewriter, loc, TypeRange{acc.getType()}, ValueRange{acc}, 0u);
+      acc.replaceAllUsesExcept(wait.getResult(0), wait);
+    }
     ttg::AsyncWaitOp::create(rewriter, loc,
                              ttg::AsyncTokenType::get(loop.getContext()),
                              ValueRange{}, uint32_t(0));

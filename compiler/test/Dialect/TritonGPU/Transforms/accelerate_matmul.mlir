@@ -1,5 +1,7 @@
 // RUN: tgpu-opt %s -split-input-file --tritongpu-accelerate-matmul | FileCheck %s
 
+// cuda:80: mma.sync (#ttg.nvidia_mma v2) for every dot tensor cores take.
+
 // Warps per tile: each doubling goes to the dim with more 16x8 tiles per
 // warp, M on ties. 128x64 at 4 warps: tiles 8x8 -> [2,1] (8 >= 8), then
 // 4x8 -> [2,2]: what Triton 3.6 chose for the same dot in
@@ -14,7 +16,7 @@
 // CHECK: %[[R:.*]] = ttg.convert_layout %[[D]] {{.*}} -> tensor<128x64xf32, #blocked>
 // CHECK: tt.return %[[R]]
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f16_128x64(%a: tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x64xf32, #blocked>) -> tensor<128x64xf32, #blocked> {
     %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x64xf32, #blocked>
     tt.return %d : tensor<128x64xf32, #blocked>
@@ -33,7 +35,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: tt.dot %arg0, %arg1, %arg2 : {{.*}} -> tensor<64x64xf32, #blocked>
 // CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #blocked>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f32(%a: tensor<64x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<64x64xf32, #blocked>, %h: tensor<64x8xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %g: tensor<8x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> (tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>) {
     %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
     %e = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<64x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
@@ -53,12 +55,72 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK: tt.dot {{.*}} -> tensor<64x16xf32, #[[MMA]]>
 // CHECK: tt.dot {{.*}} -> tensor<64x32xf32, #[[MMA]]>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @chained(%q: tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %k: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %s0: tensor<64x16xf32, #blocked>, %v: tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %o0: tensor<64x32xf32, #blocked>) -> tensor<64x32xf32, #blocked> {
     %s = tt.dot %q, %k, %s0 : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x16xf32, #blocked>
     %p = arith.truncf %s : tensor<64x16xf32, #blocked> to tensor<64x16xf16, #blocked>
     %pa = ttg.convert_layout %p : tensor<64x16xf16, #blocked> -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
     %o = tt.dot %pa, %v, %o0 : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x32xf32, #blocked>
     tt.return %o : tensor<64x32xf32, #blocked>
+  }
+}
+
+// -----
+
+// cuda:90, Triton's wgmma rules. 128x128x64 f16 at 4 warps: warp groups
+// along M while M has rows (4 warps x 16 >= ... one warp group: [4, 1]);
+// instrShape n = the widest of wgmma's n dividing N and at most N / (warps
+// left for N) = 128, k = 256 / 16 bits. Both operands come from loads:
+// local_alloc of the loaded values in nvmma_shared, their contiguous dim
+// (64 and 128 f16 = 128 and 256 bytes) taking the 128-byte swizzle. The
+// same dot accumulating in f16 stays on mma.sync, and so does one whose A
+// is computed in registers.
+// CHECK-DAG: #[[MMA3:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+// CHECK-DAG: #[[MMA2:.*]] = #ttg.nvidia_mma<{versionMajor = 2,
+// CHECK-DAG: #[[SH:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func @wgmma_f16
+// CHECK: %[[A:.*]] = tt.load %arg0
+// CHECK: %[[SA:.*]] = ttg.local_alloc %[[A]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
+// CHECK: %[[B:.*]] = tt.load %arg1
+// CHECK: %[[SB:.*]] = ttg.local_alloc %[[B]] : (tensor<64x128xf16, #blocked>) -> !ttg.memdesc<64x128xf16, #[[SH]], #smem>
+// CHECK: ttng.warp_group_dot %[[SA]], %[[SB]], %{{.*}} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA3]]>
+// CHECK: tt.dot {{.*}} -> tensor<128x128xf16, #[[MMA2]]>
+// CHECK: tt.dot {{.*}} -> tensor<128x128xf32, #[[MMA2]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_f16(%pa: tensor<128x64x!tt.ptr<f16>, #blocked>, %pb: tensor<64x128x!tt.ptr<f16>, #blocked>, %c: tensor<128x128xf32, #blocked>, %h: tensor<128x128xf16, #blocked>) -> (tensor<128x128xf32, #blocked>, tensor<128x128xf16, #blocked>, tensor<128x128xf32, #blocked>) {
+    %a = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #blocked>
+    %b = tt.load %pb : tensor<64x128x!tt.ptr<f16>, #blocked>
+    %ad = ttg.convert_layout %a : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.convert_layout %b : tensor<64x128xf16, #blocked> -> tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %ad, %bd, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    %e = tt.dot %ad, %bd, %h : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf16, #blocked>
+    %n = arith.negf %a : tensor<128x64xf16, #blocked>
+    %nd = ttg.convert_layout %n : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %f = tt.dot %nd, %bd, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    tt.return %d, %e, %f : tensor<128x128xf32, #blocked>, tensor<128x128xf16, #blocked>, tensor<128x128xf32, #blocked>
+  }
+}
+
+// -----
+
+// 128x256x32 tf32 at 8 warps: M has rows for both warp groups ([8, 1]), so
+// instrShape n = 256, k = 8. tf32 is read K-major only: A [128, 32] keeps
+// K contiguous (128 bytes), B [32, 256] is stored transposed (K contiguous,
+// 32 f32 = 128 bytes) whatever its register order.
+// CHECK-DAG: #[[MMA3:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 8]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+// CHECK-LABEL: tt.func @wgmma_tf32
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<128x32xf32, #[[SA]], #smem> * !ttg.memdesc<32x256xf32, #[[SB]], #smem> -> tensor<128x256xf32, #[[MMA3]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_tf32(%pa: tensor<128x32x!tt.ptr<f32>, #blocked>, %pb: tensor<32x256x!tt.ptr<f32>, #blocked>, %c: tensor<128x256xf32, #blocked>) -> tensor<128x256xf32, #blocked> {
+    %a = tt.load %pa : tensor<128x32x!tt.ptr<f32>, #blocked>
+    %b = tt.load %pb : tensor<32x256x!tt.ptr<f32>, #blocked>
+    %ad = ttg.convert_layout %a : tensor<128x32xf32, #blocked> -> tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.convert_layout %b : tensor<32x256xf32, #blocked> -> tensor<32x256xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %ad, %bd, %c, inputPrecision = tf32 : tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x256xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x256xf32, #blocked>
+    tt.return %d : tensor<128x256xf32, #blocked>
   }
 }

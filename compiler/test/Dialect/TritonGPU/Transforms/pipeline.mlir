@@ -418,3 +418,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// wgmma: the loads feed local_allocs that ttng.warp_group_dot reads. The
+// slots replace the allocs; the dot, whose result only goes back as its own
+// next accumulator, becomes asynchronous with a wait leaving it in flight
+// (pendings = 1) until the next iteration's is issued, so each ring has a
+// third slot for the one it may still be reading; after the loop the last
+// wgmma is waited for (pendings = 0) before the drain.
+// LAT-LABEL: tt.func public @wgmma
+// LAT-COUNT-2: tt.latency = 2 : i32
+// PIPE-LABEL: tt.func public @wgmma
+// PIPE-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// PIPE: scf.for
+// PIPE: ttng.warp_group_dot {{.*}}isAsync = true
+// PIPE-NEXT: ttng.warp_group_dot_wait {{.*}}pendings = 1 : i32
+// PIPE: ttg.async_wait {{.*}}num = 2 : i32
+// PIPE: scf.yield
+// PIPE: ttng.warp_group_dot_wait {{.*}}pendings = 0 : i32
+// PIPE-NEXT: ttg.async_wait {num = 0 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sa = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#sb = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %off: tensor<64x64xi32, #blocked> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<[64, 16]> : tensor<2xi32>}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %ap0 = tt.addptr %as, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %bp0 = tt.addptr %bs, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %ap = %ap0, %bp = %bp0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %x = tt.load %ap : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sa, #smem>
+      %y = tt.load %bp : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sb, #smem>
+      %d = ttng.warp_group_dot %xs, %ys, %acc {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #sa, #smem> * !ttg.memdesc<64x64xf16, #sb, #smem> -> tensor<64x64xf32, #mma>
+      %apn = tt.addptr %ap, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %bpn = tt.addptr %bp, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %apn, %bpn : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

@@ -4,6 +4,7 @@
 #define TGPU_DIALECT_TRITONGPU_TRANSFORMS_PASSES_H
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Pass/Pass.h"
 

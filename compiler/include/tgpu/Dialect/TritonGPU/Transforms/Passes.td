@@ -53,7 +53,8 @@ def TritonGPUAccelerateMatmul
     its longer dim. Version 2 on every target: wgmma (version 3) is not
     lowered yet.
   }];
-  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect"];
 }
 
 def TritonGPUAssignLatencies
@@ -74,7 +75,8 @@ def TritonGPUAssignLatencies
     Option<"numStages", "num-stages", "int", /*default=*/"3",
            "software pipelining stages (loads run num-stages - 1 iterations ahead)">
   ];
-  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect"];
 }
 
 def TritonGPUScheduleLoops
@@ -92,7 +94,8 @@ def TritonGPUScheduleLoops
     in cluster 1: a pipelined iteration first consumes, then refills) and
     the loop `tt.scheduled_max_stage = L`.
   }];
-  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect"];
 }
 
 def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
@@ -114,6 +117,7 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
     removed.
   }];
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
