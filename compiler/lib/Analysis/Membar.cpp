@@ -2,6 +2,7 @@
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SetVector.h"
@@ -12,6 +13,7 @@ using namespace mlir;
 using namespace mlir::tgpu;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
@@ -87,6 +89,14 @@ private:
       acc.writes.insert(rangeOf(allocation.getBufferOfMemDesc(copy.getDst())));
     } else if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
       acc.reads.insert(rangeOf(allocation.getBufferOfMemDesc(load.getSrc())));
+    } else if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op)) {
+      // wgmma reads its buffers from when it is issued until a
+      // warp_group_dot_wait covers it, in each warp group on its own: a
+      // write after it needs a barrier that every warp group reaches after
+      // that wait (the pipeliner puts the waits before the refills).
+      for (Value operand : {Value(dot.getA()), Value(dot.getB())})
+        if (isa<ttg::MemDescType>(operand.getType()))
+          acc.reads.insert(rangeOf(allocation.getBufferOfMemDesc(operand)));
     } else if (isa<tt::CallOp>(op) && allocation.getTotalBytes() > 0) {
       // The callee is not analysed: it may touch any byte.
       acc.reads.insert(wholeRange());
