@@ -4,6 +4,8 @@
 
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_TRITONNVIDIAGPUFENCEINSERTION
 #include "tgpu/Dialect/TritonNvidiaGPU/Transforms/Passes.h.inc"
@@ -15,41 +17,51 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
-// The buffer a memdesc views: back through view ops to its local_alloc (or
-// a value whose origin is not known here).
-Value rootBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
-            ttg::MemDescReshapeOp>(def))
-      v = def->getOperand(0);
-    else
-      break;
-  }
-  return v;
+bool isView(Operation *op) {
+  return isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
+             ttg::MemDescReshapeOp>(op);
 }
 
 // Whether ordinary stores write the buffer `v` views: an initialised
-// local_alloc, a local_store into it or any view of it; a buffer of
-// unknown origin (a block argument) counts as written.
-bool writtenByStores(Value v) {
-  Value root = rootBuffer(v);
-  auto alloc = root.getDefiningOp<ttg::LocalAllocOp>();
+// local_alloc, or a local_store into it or into any view of it. A view
+// carried by a loop is followed to its initial and yielded values (the
+// pipeliner's slot views); a buffer of any other unknown origin (a function
+// argument) counts as written.
+bool writtenByStores(Value v, DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg == loop.getInductionVar())
+      return true;
+    unsigned i = arg.getArgNumber() - loop.getNumInductionVars();
+    return writtenByStores(loop.getInitArgs()[i], seen) ||
+           writtenByStores(loop.getYieldedValues()[i], seen);
+  }
+  Operation *def = v.getDefiningOp();
+  if (isView(def))
+    return writtenByStores(def->getOperand(0), seen);
+  auto alloc = dyn_cast<ttg::LocalAllocOp>(def);
   if (!alloc)
     return true;
   if (alloc.getSrc())
     return true;
-  SmallVector<Value> views{root};
+  SmallVector<Value> views{alloc.getResult()};
   while (!views.empty()) {
     Value view = views.pop_back_val();
     for (Operation *user : view.getUsers()) {
       if (isa<ttg::LocalStoreOp>(user))
         return true;
-      if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
-              ttg::MemDescReshapeOp>(user))
+      if (isView(user))
         views.push_back(user->getResult(0));
     }
   }
   return false;
+}
+
+bool writtenByStores(Value v) {
+  DenseSet<Value> seen;
+  return writtenByStores(v, seen);
 }
 
 struct FenceInsertion
