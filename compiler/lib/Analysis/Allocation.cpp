@@ -1,5 +1,7 @@
 #include "tgpu/Analysis/Allocation.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -125,14 +127,36 @@ SharedMemoryAllocation::collectBuffers(FunctionOpInterface func,
       // for the whole op holding that region in the alloc's block.
       Block *home = op->getBlock();
       SmallVector<Value> worklist{alloc.getResult()};
+      DenseSet<Value> seen{alloc.getResult()};
+      auto follow = [&](Value v) {
+        if (seen.insert(v).second)
+          worklist.push_back(v);
+      };
       while (!worklist.empty()) {
         Value v = worklist.pop_back_val();
-        for (Operation *user : v.getUsers()) {
-          if (Value src = getViewSource(user); src == v) {
-            worklist.push_back(user->getResult(0));
+        for (OpOperand &use : v.getUses()) {
+          Operation *user = use.getOwner();
+          // A view an scf.for carries (the pipeliner's slot views): live
+          // for the whole loop, and wherever the loop's result goes.
+          scf::ForOp loop = dyn_cast<scf::ForOp>(user);
+          unsigned carried = 0;
+          if (loop && use.getOperandNumber() >= loop.getNumControlOperands()) {
+            carried = use.getOperandNumber() - loop.getNumControlOperands();
+          } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+            loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+            carried = use.getOperandNumber();
+          } else {
+            loop = nullptr;
+          }
+          if (loop) {
+            follow(loop.getResult(carried));
+            follow(loop.getRegionIterArg(carried));
+            user = loop;
+          } else if (Value src = getViewSource(user); src == v) {
+            follow(user->getResult(0));
           } else if (user->hasTrait<OpTrait::IsTerminator>() ||
                      user->getNumRegions() != 0) {
-            // Yielded, loop-carried or passed into a region: not traced,
+            // Yielded elsewhere or passed into another region: not traced,
             // so live until the function ends.
             buffer.liveEnd = funcEnd;
             continue;

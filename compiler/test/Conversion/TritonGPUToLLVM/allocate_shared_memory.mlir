@@ -86,3 +86,34 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A ring whose slot views a loop carries (the pipeliner's) lives for the
+// loop and up to its dealloc, not to the end of the kernel: the convert
+// after the dealloc reuses its bytes. 2 x 128 f32 = 1024 bytes at 0, the
+// convert's 512 at 0 too; the kernel needs 1024.
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+// CHECK-LABEL: module
+// CHECK-SAME: ttg.shared = 1024 : i32
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func public @carried_views(%a: tensor<128xf32, #b1>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: ttg.local_alloc {allocation.offset = 0 : i32}
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<2x128xf32, #shared, #smem, mutable>
+    %v0 = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %v0) -> !ttg.memdesc<128xf32, #shared, #smem, mutable> : i32 {
+      %x = ttg.local_load %v : !ttg.memdesc<128xf32, #shared, #smem, mutable> -> tensor<128xf32, #b1>
+      %next = ttg.memdesc_index %ring[%c1] : !ttg.memdesc<2x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
+      scf.yield %next : !ttg.memdesc<128xf32, #shared, #smem, mutable>
+    }
+    ttg.local_dealloc %ring : !ttg.memdesc<2x128xf32, #shared, #smem, mutable>
+    // CHECK: ttg.convert_layout {{.*}}allocation.offset = 0 : i32
+    %0 = ttg.convert_layout %a : tensor<128xf32, #b1> -> tensor<128xf32, #b4>
+    tt.return
+  }
+}
