@@ -33,23 +33,6 @@ FailureOr<int64_t> mlir::tgpu::getMemDescAllocBytes(Type type) {
   return bytes;
 }
 
-namespace {
-
-// A memdesc view op's source, or null when `op` is not a view.
-Value getViewSource(Operation *op) {
-  if (auto v = dyn_cast<ttg::MemDescIndexOp>(op))
-    return v.getSrc();
-  if (auto v = dyn_cast<ttg::MemDescSubsliceOp>(op))
-    return v.getSrc();
-  if (auto v = dyn_cast<ttg::MemDescTransOp>(op))
-    return v.getSrc();
-  if (auto v = dyn_cast<ttg::MemDescReshapeOp>(op))
-    return v.getSrc();
-  return nullptr;
-}
-
-} // namespace
-
 FailureOr<SharedMemoryAllocation>
 SharedMemoryAllocation::compute(FunctionOpInterface func,
                                 ScratchBytesFn scratchBytes) {
@@ -152,7 +135,7 @@ SharedMemoryAllocation::collectBuffers(FunctionOpInterface func,
             follow(loop.getResult(carried));
             follow(loop.getRegionIterArg(carried));
             user = loop;
-          } else if (Value src = getViewSource(user); src == v) {
+          } else if (Value src = ttg::getMemDescViewSource(user); src == v) {
             follow(user->getResult(0));
           } else if (user->hasTrait<OpTrait::IsTerminator>() ||
                      user->getNumRegions() != 0) {
@@ -234,7 +217,7 @@ SharedMemoryAllocation::getBufferOfMemDesc(Value memdesc) const {
   while (Operation *def = memdesc.getDefiningOp()) {
     if (isa<ttg::LocalAllocOp>(def))
       return getBufferOf(def);
-    Value src = getViewSource(def);
+    Value src = ttg::getMemDescViewSource(def);
     if (!src)
       return nullptr;
     memdesc = src;

@@ -52,6 +52,25 @@ int64_t tgpu::layout::wgmmaElementAddress(const WgmmaOperandDesc &d,
   return addr ^ (((addr >> 7) & mask) << 4);
 }
 
+int64_t tgpu::layout::operandByteOffset(const LinearLayout &toOffset,
+                                        llvm::StringRef mnDim,
+                                        llvm::StringRef kDim, int mn, int k,
+                                        int elemBytes) {
+  auto out = toOffset.apply({{std::string(mnDim), mn}, {std::string(kDim), k}});
+  if (!out) {
+    llvm::consumeError(out.takeError());
+    return -1;
+  }
+  int64_t offset = -1;
+  for (auto &[name, v] : *out) {
+    if (name == "offset")
+      offset = v;
+    else if (v != 0)
+      return -1;
+  }
+  return offset < 0 ? -1 : offset * elemBytes;
+}
+
 llvm::Expected<WgmmaOperandDesc>
 tgpu::layout::planWgmmaOperand(const LinearLayout &toOffset,
                                llvm::StringRef mnDim, llvm::StringRef kDim,
@@ -72,23 +91,8 @@ tgpu::layout::planWgmmaOperand(const LinearLayout &toOffset,
     return err("a " + llvm::Twine(tileMN) + "x" + llvm::Twine(tileK) +
                " wgmma tile does not divide the " + llvm::Twine(sizeMN) + "x" +
                llvm::Twine(sizeK) + " buffer into whole core matrices");
-  // Element offsets in bytes, whatever other out dims the map has (a
-  // "block" must be 0: one CTA's buffer).
-  auto byteOffset = [&](int mn, int k) -> int64_t {
-    auto out =
-        toOffset.apply({{std::string(mnDim), mn}, {std::string(kDim), k}});
-    if (!out) {
-      llvm::consumeError(out.takeError());
-      return -1;
-    }
-    int64_t offset = -1;
-    for (auto &[name, v] : *out) {
-      if (name == "offset")
-        offset = v;
-      else if (v != 0)
-        return -1;
-    }
-    return offset * elemBytes;
+  auto byteOffset = [&](int mn, int k) {
+    return operandByteOffset(toOffset, mnDim, kDim, mn, k, elemBytes);
   };
 
   WgmmaOperandDesc d;

@@ -48,6 +48,11 @@ struct WgmmaOperandDesc {
 int64_t wgmmaElementAddress(const WgmmaOperandDesc &desc, int64_t start, int mn,
                             int k, int elemBytes);
 
+// The byte offset `toOffset` ((mnDim, kDim) -> "offset" in elements) gives
+// element (mn, k); -1 when it has none or puts it in another CTA's block.
+int64_t operandByteOffset(const LinearLayout &toOffset, llvm::StringRef mnDim,
+                          llvm::StringRef kDim, int mn, int k, int elemBytes);
+
 // `toOffset`: the buffer's map from (mnDim, kDim) element indices (its two
 // in dims) to an "offset" in elements. The descriptor under which wgmma
 // reads every tileMN x tileK tile of the buffer that starts at a multiple

@@ -18,6 +18,7 @@ namespace mlir::tgpu {
 
 using namespace mlir;
 namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
 
 int64_t mlir::tgpu::getScratchBytes(Operation *op) {
   return std::max({getReduceScratchBytes(op), getConvertLayoutScratchBytes(op),
@@ -69,12 +70,7 @@ public:
                               << allocation->getTotalBytes() << " bytes\n");
       total = std::max(total, allocation->getTotalBytes());
     }
-    int cc = 90;
-    if (auto target = module->getAttrOfType<StringAttr>("ttg.target")) {
-      StringRef t = target.getValue();
-      if (t.consume_front("cuda:"))
-        (void)t.getAsInteger(10, cc);
-    }
+    int cc = ttg::lookupComputeCapability(module).value_or(90);
     int64_t limit = mlir::tgpu::getMaxSharedBytesPerBlock(cc);
     if (total > limit) {
       module.emitError() << "the kernel needs " << total

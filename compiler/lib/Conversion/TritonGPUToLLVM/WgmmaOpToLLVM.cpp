@@ -98,15 +98,8 @@ struct SharedOperand {
   int elemBytes = 0;
 
   int64_t byteOffset(int mn, int k) const {
-    auto out = toOffset.apply({{mnDim, mn}, {kDim, k}});
-    if (!out) {
-      llvm::consumeError(out.takeError());
-      return -1;
-    }
-    for (auto &[name, v] : *out)
-      if (name == "offset")
-        return int64_t(v) * elemBytes;
-    return -1;
+    return ::tgpu::layout::operandByteOffset(toOffset, mnDim, kDim, mn, k,
+                                             elemBytes);
   }
 };
 

@@ -431,6 +431,32 @@ std::optional<int> mlir::triton::gpu::maybeLookupNumWarps(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<int> mlir::triton::gpu::lookupComputeCapability(Operation *op) {
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto target =
+      module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
+  if (!target)
+    return std::nullopt;
+  StringRef text = target.getValue();
+  int cc = 0;
+  if (!text.consume_front("cuda:") || text.getAsInteger(10, cc))
+    return std::nullopt;
+  return cc;
+}
+
+Value mlir::triton::gpu::getMemDescViewSource(Operation *op) {
+  if (auto v = dyn_cast<MemDescIndexOp>(op))
+    return v.getSrc();
+  if (auto v = dyn_cast<MemDescSubsliceOp>(op))
+    return v.getSrc();
+  if (auto v = dyn_cast<MemDescTransOp>(op))
+    return v.getSrc();
+  if (auto v = dyn_cast<MemDescReshapeOp>(op))
+    return v.getSrc();
+  return nullptr;
+}
+
 int mlir::triton::gpu::lookupNumWarps(Operation *op) {
   return maybeLookupNumWarps(op).value_or(4);
 }

@@ -95,20 +95,6 @@ SmallVector<unsigned> warpsPerTile(tt::DotOp dot, int64_t M, int64_t N,
   return warps;
 }
 
-// The compute capability the module targets (ttg.target = "cuda:N").
-int targetCapability(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  auto target =
-      module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
-  int cc = 0;
-  if (target) {
-    StringRef t = target.getValue();
-    if (t.consume_front("cuda:"))
-      (void)t.getAsInteger(10, cc);
-  }
-  return cc;
-}
-
 // Whether the value comes from a load (through layout conversions,
 // transposes and buffer views) or is a block argument: Triton's test for an
 // operand worth staging in shared memory for wgmma.
@@ -118,9 +104,8 @@ bool comesFromLoadOrBlockArg(Value v) {
       v = cvt.getSrc();
     else if (auto trans = dyn_cast<tt::TransOp>(def))
       v = trans.getSrc();
-    else if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp,
-                 ttg::MemDescTransOp>(def))
-      v = def->getOperand(0);
+    else if (Value src = ttg::getMemDescViewSource(def))
+      v = src;
     else
       break;
   }
@@ -248,7 +233,7 @@ struct AccelerateMatmul
     }
     MLIRContext *ctx = dot.getContext();
     unsigned numWarps = unsigned(ttg::lookupNumWarps(dot));
-    if (targetCapability(dot) == 90 && takesWgmma(dot, numWarps))
+    if (ttg::lookupComputeCapability(dot) == 90 && takesWgmma(dot, numWarps))
       return accelerateOnWgmma(dot, blocked, numWarps);
     auto mma = ttg::NvidiaMmaEncodingAttr::get(
         ctx, /*versionMajor=*/2, /*versionMinor=*/0,

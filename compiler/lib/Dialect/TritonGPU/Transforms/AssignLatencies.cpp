@@ -13,6 +13,7 @@
 #include "tgpu/Dialect/TritonGPU/Transforms/Pipelining.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tgpu {
@@ -36,17 +37,13 @@ bool hasNestedLoop(scf::ForOp loop) {
   return nested;
 }
 
-// The values `op` reads from outside itself: its operands and those of the
-// ops nested in its regions that are defined outside it.
+// The values `op` reads from outside itself: its operands and those its
+// regions use from above.
 SmallVector<Value> readValues(Operation *op) {
   SmallVector<Value> values(op->getOperands());
-  op->walk([&](Operation *nested) {
-    if (nested == op)
-      return;
-    for (Value v : nested->getOperands())
-      if (!op->isAncestor(v.getParentBlock()->getParentOp()))
-        values.push_back(v);
-  });
+  llvm::SetVector<Value> above;
+  getUsedValuesDefinedAbove(op->getRegions(), above);
+  llvm::append_range(values, above);
   return values;
 }
 

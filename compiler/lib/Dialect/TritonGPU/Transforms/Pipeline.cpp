@@ -23,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tritongpu-pipeline"
@@ -337,12 +338,8 @@ LogicalResult verifySchedule(scf::ForOp loop) {
     };
     for (Value v : op.getOperands())
       check(v);
-    op.walk([&](Operation *nested) {
-      if (nested != &op)
-        for (Value v : nested->getOperands())
-          if (!op.isAncestor(v.getParentBlock()->getParentOp()))
-            check(v);
-    });
+    visitUsedValuesDefinedAbove(op.getRegions(),
+                                [&](OpOperand *use) { check(use->get()); });
     if (failed(result))
       return failure();
   }

@@ -17,11 +17,6 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
-bool isView(Operation *op) {
-  return isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
-             ttg::MemDescReshapeOp>(op);
-}
-
 // Whether ordinary stores write the buffer `v` views: an initialised
 // local_alloc, or a local_store into it or into any view of it. A view
 // carried by a loop is followed to its initial and yielded values (the
@@ -39,8 +34,8 @@ bool writtenByStores(Value v, DenseSet<Value> &seen) {
            writtenByStores(loop.getYieldedValues()[i], seen);
   }
   Operation *def = v.getDefiningOp();
-  if (isView(def))
-    return writtenByStores(def->getOperand(0), seen);
+  if (Value src = ttg::getMemDescViewSource(def))
+    return writtenByStores(src, seen);
   auto alloc = dyn_cast<ttg::LocalAllocOp>(def);
   if (!alloc)
     return true;
@@ -52,7 +47,7 @@ bool writtenByStores(Value v, DenseSet<Value> &seen) {
     for (Operation *user : view.getUsers()) {
       if (isa<ttg::LocalStoreOp>(user))
         return true;
-      if (isView(user))
+      if (ttg::getMemDescViewSource(user) == view)
         views.push_back(user->getResult(0));
     }
   }

@@ -47,6 +47,13 @@ int lookupNumWarps(Operation *op);
 // As lookupNumWarps, without the default: nullopt when nothing says.
 std::optional<int> maybeLookupNumWarps(Operation *op);
 int lookupThreadsPerWarp(Operation *op);
+// The compute capability N of the enclosing module's ttg.target = "cuda:N";
+// nullopt when there is none or it names another target.
+std::optional<int> lookupComputeCapability(Operation *op);
+
+// A memdesc view op's source buffer (memdesc_index, _subslice, _trans,
+// _reshape); null when `op` is not such a view.
+Value getMemDescViewSource(Operation *op);
 
 // Viewing `src` as `dst` (a reshape) moves data between threads: the two
 // layouts replicate elements over different bits, or hold different numbers
