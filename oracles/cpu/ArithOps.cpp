@@ -41,6 +41,39 @@ double roundIntTo(const ElemType &t, long double v) {
 
 } // namespace
 
+// tt.fp_to_fp to or from an 8-bit float, as Triton's NVIDIA lowering does it
+// on Hopper (SEMANTICS.md §4): from one, exactly (every f8E4M3FN and f8E5M2
+// value is an f16, a bf16 and an f32); to one from f16, bf16 or f32, with
+// PTX's cvt.rn.satfinite, and with rounding = rtz only f32 -> f8E5M2
+// (cvt.rz.f16.f32, then the f16's high byte). The conversions Triton's
+// lowering refuses are refused.
+Error Program::fp8Conversion(Operation &op, const ElemType &from,
+                             const ElemType &to, bool rtz, Tensor &r) {
+  const Tensor &a = get(op.getOperand(0));
+  if (from.bits == 8 && to.bits == 8) {
+    if (from.e4m3 != to.e4m3)
+      return unsupported(&op, "no conversion between 8-bit float types (Triton "
+                              "has none either)");
+    r.f = a.f;
+    return Error::success();
+  }
+  if (from.bits == 8) { // widening: exact, NaN and infinity included
+    r.f = a.f;
+    return Error::success();
+  }
+  if (from.bits == 64)
+    return unsupported(&op, "f64 to an 8-bit float (PTX has no such cvt; "
+                            "Triton's lowering refuses it)");
+  if (rtz && !(from.bits == 32 && !to.e4m3))
+    return unsupported(&op, "rounding = rtz to an 8-bit float is only "
+                            "supported from f32 to f8E5M2, as in Triton's "
+                            "lowering");
+  const Fp8Format &f = fp8FormatOf(to.e4m3);
+  for (int64_t k = 0, n = a.numel(); k < n; ++k)
+    r.f[k] = floatFromFp8Bits(fp8BitsFromDouble(a.f[k], f, rtz), f);
+  return Error::success();
+}
+
 Error Program::execConstant(Operation &op, const OpHandler &) {
   Expected<Tensor> r = fresh(op.getResult(0));
   if (!r)
@@ -490,6 +523,12 @@ Error Program::execFpToFp(Operation &op, const OpHandler &) {
     return r.takeError();
   auto fp = cast<triton::FpToFpOp>(op);
   bool rtz = fp.getRounding() && *fp.getRounding() == triton::RoundingMode::RTZ;
+  if (a.type.bits == 8 || r->type.bits == 8) {
+    if (Error e = fp8Conversion(op, a.type, r->type, rtz, *r))
+      return e;
+    set(op.getResult(0), std::move(*r));
+    return Error::success();
+  }
   ScalarKind toK = kindOfFloat(r->type);
   for (int64_t k = 0; k < a.numel(); ++k) {
     double v = roundTo(r->type, a.f[k]);

@@ -41,6 +41,8 @@ unsigned tgpu::cpu::byteSize(ScalarKind k) {
   switch (k) {
   case ScalarKind::I1:
   case ScalarKind::I8:
+  case ScalarKind::F8E4M3FN:
+  case ScalarKind::F8E5M2:
     return 1;
   case ScalarKind::I16:
   case ScalarKind::F16:
@@ -55,13 +57,14 @@ unsigned tgpu::cpu::byteSize(ScalarKind k) {
 }
 
 llvm::StringRef tgpu::cpu::name(ScalarKind k) {
-  static const char *names[] = {"i1",  "i8",   "i16", "i32", "i64",
-                                "f16", "bf16", "f32", "f64"};
+  static const char *names[] = {"i1",  "i8",   "i16", "i32",      "i64",
+                                "f16", "bf16", "f32", "f64",      "f8E4M3FN",
+                                "f8E5M2"};
   return names[unsigned(k)];
 }
 
 bool tgpu::cpu::parseScalarKind(llvm::StringRef s, ScalarKind &k) {
-  for (unsigned i = 0; i <= unsigned(ScalarKind::F64); ++i)
+  for (unsigned i = 0; i <= unsigned(ScalarKind::F8E5M2); ++i)
     if (s == name(ScalarKind(i))) {
       k = ScalarKind(i);
       return true;
@@ -113,13 +116,24 @@ ScalarKind scalarKindOf(Type t) {
     return ScalarKind::BF16;
   if (t.isF32())
     return ScalarKind::F32;
+  if (isa<Float8E4M3FNType>(t))
+    return ScalarKind::F8E4M3FN;
+  if (isa<Float8E5M2Type>(t))
+    return ScalarKind::F8E5M2;
   return ScalarKind::F64;
+}
+
+// The float types the oracle holds: IEEE ones and the two 8-bit floats of
+// Hopper (SEMANTICS.md §2).
+static bool isSupportedFloat(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32() || t.isF64() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(t);
 }
 
 bool isSupportedScalar(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
     return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth());
-  return t.isF16() || t.isBF16() || t.isF32() || t.isF64() || t.isIndex();
+  return isSupportedFloat(t) || t.isIndex();
 }
 
 Expected<ElemType> elemTypeOf(Type t) {
@@ -162,10 +176,11 @@ Expected<ElemType> elemTypeOf(Type t) {
       return plainError("integers wider than 64 bits are not supported");
     return e;
   }
-  if (t.isF16() || t.isBF16() || t.isF32() || t.isF64()) {
+  if (isSupportedFloat(t)) {
     e.kind = ElemType::Float;
     e.bits = t.getIntOrFloatBitWidth();
     e.bf16 = t.isBF16();
+    e.e4m3 = isa<Float8E4M3FNType>(t);
     return e;
   }
   std::string s;
@@ -245,7 +260,60 @@ Error Program::execOp(Operation &op) {
     if (!env.count(v.getAsOpaquePointer()))
       return plainError(locString(&op) + ": '" + op.getName().getStringRef() +
                         "' uses a value that was never computed");
+  if (h.refusesFp8 && touchesFp8(op))
+    return unsupported(&op, "8-bit floats only move, convert (tt.fp_to_fp), "
+                            "bitcast and feed dots");
   return (this->*h.run)(op, h);
+}
+
+// An f8E4M3FN / f8E5M2 element type, or a pointer to one.
+static bool isFp8(Type t) {
+  t = getElementTypeOrSelf(t);
+  if (auto p = dyn_cast<triton::PointerType>(t))
+    t = getElementTypeOrSelf(p.getPointeeType());
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+bool touchesFp8(Operation &op) {
+  return llvm::any_of(op.getOperandTypes(), isFp8) ||
+         llvm::any_of(op.getResultTypes(), isFp8);
+}
+
+bool Program::computesOnFloats(OpKind kind) {
+  switch (kind) {
+  case OpKind::NegF:
+  case OpKind::CmpF:
+  case OpKind::AddF:
+  case OpKind::SubF:
+  case OpKind::MulF:
+  case OpKind::DivF:
+  case OpKind::RemF:
+  case OpKind::MaxNumF:
+  case OpKind::MinNumF:
+  case OpKind::MaximumF:
+  case OpKind::MinimumF:
+  case OpKind::SIToFP:
+  case OpKind::UIToFP:
+  case OpKind::FPToSI:
+  case OpKind::FPToUI:
+  case OpKind::ExtF:
+  case OpKind::TruncF:
+  case OpKind::MathUnary:
+  case OpKind::Fma:
+  case OpKind::PowF:
+  case OpKind::Atan2:
+  case OpKind::CopySign:
+  case OpKind::PreciseSqrt:
+  case OpKind::PreciseDivF:
+  case OpKind::ClampF:
+  case OpKind::Extern:
+  case OpKind::InlineAsm:
+  case OpKind::AtomicRMW:
+  case OpKind::AtomicCAS:
+    return true;
+  default:
+    return false;
+  }
 }
 
 Error Program::execUnsupported(Operation &op, const OpHandler &) {

@@ -20,8 +20,21 @@ class ModuleOp;
 
 namespace tgpu::cpu {
 
-// Element types of kernel arguments and buffers.
-enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+// Element types of kernel arguments and buffers. The 8-bit floats come last
+// so that every kind from F16 on is a float.
+enum class ScalarKind : uint8_t {
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  F8E4M3FN, // MLIR's f8E4M3FN (Triton's fp8e4nv)
+  F8E5M2,   // MLIR's f8E5M2 (Triton's fp8e5)
+};
 
 unsigned byteSize(ScalarKind k);
 llvm::StringRef name(ScalarKind k);

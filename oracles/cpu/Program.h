@@ -74,6 +74,8 @@ private:
 ScalarKind scalarKindOf(Type t);
 bool isSupportedScalar(Type t);
 Expected<ElemType> elemTypeOf(Type t);
+// Whether an operand or result of `op` holds 8-bit floats (or points to them).
+bool touchesFp8(Operation &op);
 std::vector<int64_t> shapeOf(Type t);
 
 inline Tensor scalarOf(const Tensor &t, int64_t idx) {
@@ -265,6 +267,9 @@ struct OpHandler {
   Error (Program::*run)(Operation &op, const OpHandler &h) = nullptr;
   OpKind kind = OpKind::Unsupported;
   LibmFn libm = LibmFn::None; // MathUnary only
+  // The op computes on float values (arithmetic, math, casts other than
+  // tt.fp_to_fp, atomics): refused on 8-bit floats (SEMANTICS.md §2).
+  bool refusesFp8 = false;
 };
 // Handlers by OperationName (opaque pointer), shared by a launch's programs.
 using HandlerCache = llvm::DenseMap<const void *, OpHandler>;
@@ -336,11 +341,14 @@ private:
   OpHandler handlerOf(Operation &op) {
     auto [it, inserted] =
         handlers.try_emplace(op.getName().getAsOpaquePointer());
-    if (inserted)
+    if (inserted) {
       it->second = classify(op);
+      it->second.refusesFp8 = computesOnFloats(it->second.kind);
+    }
     return it->second;
   }
   static OpHandler classify(Operation &op);
+  static bool computesOnFloats(OpKind kind);
   // While a combine region runs on all lines of a reduction at once: the
   // number of lines, which scalar-typed results (constants) take as their
   // shape. 0 otherwise.
@@ -469,6 +477,8 @@ private:
   Error execCast(Operation &op, const OpHandler &h);
   Error execBitcast(Operation &op, const OpHandler &h);
   Error execFpToFp(Operation &op, const OpHandler &h);
+  Error fp8Conversion(Operation &op, const ElemType &from, const ElemType &to,
+                      bool rtz, Tensor &r);
   Error execMulhiUI(Operation &op, const OpHandler &h);
   // MathOps.cpp
   Error execMathInt(Operation &op, const OpHandler &h);

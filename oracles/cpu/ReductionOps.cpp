@@ -2,6 +2,8 @@
 // run element by element, or lane-wise on all lines at once) and tt.dot.
 #include "oracles/cpu/Program.h"
 
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
 #include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
@@ -171,6 +173,7 @@ Error Program::execDot(Operation &op, const OpHandler &) {
     r.type.kind = isFloatKind(t.type.pointee) ? ElemType::Float : ElemType::Int;
     r.type.bits = byteSize(t.type.pointee) * 8;
     r.type.bf16 = t.type.pointee == ScalarKind::BF16;
+    r.type.e4m3 = t.type.pointee == ScalarKind::F8E4M3FN;
     r.shape = t.shape;
     r.resize(r.numel());
     SharedAlloc &al = shared[t.alloc];
@@ -209,6 +212,11 @@ Error Program::execDot(Operation &op, const OpHandler &) {
               "operand B reads shared memory before it was written", &B,
               unwrittenAt);
   Tensor r = c;
+  // warp_group_dot's useC: false computes A * B alone (C is not read).
+  bool useC = true;
+  if (auto wgd = dyn_cast<triton::nvidia_gpu::WarpGroupDotOp>(op))
+    if (Value flag = wgd.getUseC())
+      useC = get(flag).i[0] != 0;
   size_t rank = c.shape.size();
   int64_t M = c.shape[rank - 2], N = c.shape[rank - 1], K = A.shape[rank - 1];
   int64_t batch = c.numel() / (M * N);
@@ -219,12 +227,12 @@ Error Program::execDot(Operation &op, const OpHandler &) {
         if (c.type.isFloat()) {
           // Exact products, summed in double, rounded once into the
           // accumulator's type.
-          double sum = c.f[ci];
+          double sum = useC ? c.f[ci] : 0.0;
           for (int64_t k = 0; k < K; ++k)
             sum += A.f[(bt * M + m) * K + k] * B.f[(bt * K + k) * N + n];
           r.f[ci] = roundTo(c.type, sum);
         } else {
-          uint64_t sum = c.i[ci];
+          uint64_t sum = useC ? c.i[ci] : 0;
           for (int64_t k = 0; k < K; ++k)
             sum += uint64_t(sext(A.i[(bt * M + m) * K + k], A.type.bits) *
                             sext(B.i[(bt * K + k) * N + n], B.type.bits));

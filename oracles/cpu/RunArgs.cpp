@@ -33,6 +33,12 @@ void putElement(std::vector<uint8_t> &bytes, size_t k, ScalarKind kind,
   case ScalarKind::BF16:
     bits = bf16BitsFromFloat(floatRoundToOdd(fv));
     break;
+  case ScalarKind::F8E4M3FN:
+    bits = fp8BitsFromDouble(fv, kE4M3FN);
+    break;
+  case ScalarKind::F8E5M2:
+    bits = fp8BitsFromDouble(fv, kE5M2);
+    break;
   case ScalarKind::F32: {
     float f = float(fv);
     std::memcpy(&bits, &f, 4);

@@ -156,6 +156,10 @@ inline double floatFromBits(uint64_t bits, ScalarKind k) {
   }
   case ScalarKind::BF16:
     return floatFromBF16Bits(uint16_t(bits));
+  case ScalarKind::F8E4M3FN:
+    return floatFromFp8Bits(uint8_t(bits), kE4M3FN);
+  case ScalarKind::F8E5M2:
+    return floatFromFp8Bits(uint8_t(bits), kE5M2);
   case ScalarKind::F32: {
     float f;
     uint32_t b = uint32_t(bits);
@@ -180,6 +184,10 @@ inline uint64_t bitsFromFloat(double v, ScalarKind k) {
   }
   case ScalarKind::BF16:
     return bf16BitsFromFloat(floatRoundToOdd(v));
+  case ScalarKind::F8E4M3FN:
+    return fp8BitsOfValue(v, kE4M3FN);
+  case ScalarKind::F8E5M2:
+    return fp8BitsOfValue(v, kE5M2);
   case ScalarKind::F32: {
     float f = float(v);
     uint32_t b;
@@ -197,6 +205,8 @@ inline uint64_t bitsFromFloat(double v, ScalarKind k) {
 inline bool isFloatKind(ScalarKind k) { return k >= ScalarKind::F16; }
 
 inline ScalarKind kindOfFloat(const ElemType &t) {
+  if (t.bits == 8)
+    return t.e4m3 ? ScalarKind::F8E4M3FN : ScalarKind::F8E5M2;
   if (t.bits == 16)
     return t.bf16 ? ScalarKind::BF16 : ScalarKind::F16;
   return t.bits == 32 ? ScalarKind::F32 : ScalarKind::F64;

@@ -167,6 +167,12 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
   std::string why;
   if (!spec.launch.makeArgs(initial, why))
     return error("arguments: " + why);
+  for (const cpu::KernelArg &a : initial) {
+    bundle::Elem e;
+    if (!bundle::parseElem(cpu::name(a.kind).str(), e)) // f8E4M3FN, f8E5M2
+      return error("arguments: bundles do not hold " + cpu::name(a.kind) +
+                   " values yet");
+  }
   std::vector<cpu::KernelArg> final1 = initial;
   if (llvm::Error e = runReference(*module, final1, spec.launch))
     return e;
