@@ -6,9 +6,11 @@
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -274,19 +276,55 @@ Value lowerRegister(tt::BitcastOp, RewriterBase &rewriter, Location loc,
 // tt.fp_to_fp: from f8E5M2 / f8E4M3FN to a wider float exactly (through f32:
 // every such value is an f16 and a bf16 too), and between f16, bf16, f32 and
 // f64 (fpext; fptrunc, which rounds to nearest even, for rounding = rtne).
-// Rounding toward zero and conversions to 8-bit floats are refused.
+// Rounding toward zero between the wide floats is refused.
+//
+// To f8E4M3FN / f8E5M2 (sm_89+), as Triton lowers it on Hopper: PTX's
+// cvt.rn.satfinite.{e4m3x2,e5m2x2}.{f16x2,f32} converts two values at once,
+// rounding to nearest even, saturating finite overflow and infinities to the
+// largest finite value and keeping NaN. bf16 is widened (exactly) to f32
+// first. rounding = rtz is taken only from f32 to f8E5M2, as Triton does:
+// cvt.rz.f16x2.f32, then each f16's high byte (an e5m2 is an f16 without its
+// low 8 mantissa bits, so dropping them rounds toward zero again). Triton has
+// no other rtz to fp8, and PTX no cvt to fp8 from f64 or between the fp8
+// types.
 bool isWideFloat(Type t) {
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(t);
+}
+
+// The conversions to 8-bit floats that have a lowering.
+bool isFp8Encodable(Type from) {
+  return isa<Float16Type, BFloat16Type, Float32Type>(from);
 }
 
 LogicalResult checkLowerable(tt::FpToFpOp op) {
   Type from = getElementTypeOrSelf(op.getSrc().getType());
   Type to = getElementTypeOrSelf(op.getType());
+  if (isDecodableFp8(to)) {
+    if (!isFp8Encodable(from))
+      return op.emitError("tt.fp_to_fp from ")
+             << from << " to " << to
+             << " is not supported yet (to f8E5M2 and f8E4M3FN from f16, "
+                "bf16 or f32 is)";
+    // The cvt.*.e4m3x2 / .e5m2x2 forms exist from sm_89 on.
+    int cc = triton::gpu::lookupComputeCapability(op).value_or(90);
+    if (cc < 89)
+      return op.emitError("tt.fp_to_fp to ")
+             << to << " needs sm_89 or newer (PTX cvt to e4m3x2/e5m2x2); "
+             << "the target is cuda:" << cc;
+    if (op.getRounding() == tt::RoundingMode::RTZ &&
+        !(isa<Float32Type>(from) && isa<Float8E5M2Type>(to)))
+      return op.emitError("tt.fp_to_fp from ")
+             << from << " to " << to
+             << " with rounding = rtz is not supported (rtne is; rtz only "
+                "from f32 to f8E5M2)";
+    return success();
+  }
   if (!isWideFloat(to) || !(isWideFloat(from) || isDecodableFp8(from)))
     return op.emitError("tt.fp_to_fp from ")
            << from << " to " << to
            << " is not supported yet (from f8E5M2, f8E4M3FN, f16, bf16, f32 "
-              "or f64 to f16, bf16, f32 or f64 is)";
+              "or f64 to f16, bf16, f32 or f64, and from f16, bf16 or f32 "
+              "to f8E5M2 or f8E4M3FN is)";
   bool narrows = isWideFloat(from) &&
                  from.getIntOrFloatBitWidth() >= to.getIntOrFloatBitWidth();
   if (narrows && from != to && op.getRounding() == tt::RoundingMode::RTZ)
@@ -313,6 +351,102 @@ Value lowerRegister(tt::FpToFpOp op, RewriterBase &rewriter, Location loc,
     return LLVM::FPExtOp::create(rewriter, loc, elem, v);
   return LLVM::FPTruncOp::create(rewriter, loc, elem, v);
 }
+
+// The i8 codes of `values` (f16 or f32, lowered) in the 8-bit float `to`,
+// two by two (see checkLowerable(tt::FpToFpOp) for what is emitted). An odd
+// last value is paired with a zero whose code is dropped.
+SmallVector<Value> emitToFp8(RewriterBase &rewriter, Location loc,
+                             ArrayRef<Value> values, Type to, bool towardZero) {
+  Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type();
+  Type i32 = rewriter.getI32Type();
+  SmallVector<Value> codes;
+  for (size_t i = 0; i < values.size(); i += 2) {
+    Value lo = values[i];
+    Type from = lo.getType();
+    Value hi = i + 1 < values.size()
+                   ? values[i + 1]
+                   : LLVM::ConstantOp::create(rewriter, loc, from,
+                                              rewriter.getFloatAttr(from, 0.0));
+    auto byte = [&](Value word, int64_t shift) -> Value {
+      if (shift)
+        word = LLVM::LShrOp::create(
+            rewriter, loc, word,
+            LLVM::ConstantOp::create(
+                rewriter, loc, word.getType(),
+                rewriter.getIntegerAttr(word.getType(), shift)));
+      return LLVM::TruncOp::create(rewriter, loc, i8, word);
+    };
+    if (towardZero) {
+      // cvt.rz.f16x2.f32 d, a, b puts a's f16 in d's upper half: lo goes
+      // in b so that it is element 0 (the low half) of the f16 pair.
+      Value halves = NVVM::ConvertF32x2ToF16x2Op::create(
+          rewriter, loc, VectorType::get(2, rewriter.getF16Type()),
+          /*src_hi=*/hi, /*src_lo=*/lo, /*random_bits=*/Value(),
+          NVVM::FPRoundingMode::RZ);
+      Value word = LLVM::BitcastOp::create(rewriter, loc, i32, halves);
+      codes.push_back(byte(word, 8));
+      if (i + 1 < values.size())
+        codes.push_back(byte(word, 24));
+      continue;
+    }
+    Value packed;
+    if (isa<Float16Type>(from)) {
+      // The f16x2 form converts the low half of its operand (element 0)
+      // into the low byte of the result.
+      auto vecType = VectorType::get(2, from);
+      Value vec = LLVM::PoisonOp::create(rewriter, loc, vecType);
+      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, lo,
+                                          i32Constant(rewriter, loc, 0));
+      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, hi,
+                                          i32Constant(rewriter, loc, 1));
+      packed = NVVM::ConvertF16x2ToF8x2Op::create(rewriter, loc, i16, vec,
+                                                  /*relu=*/false, to);
+    } else {
+      // The f32 form takes two operands; the first one's code is the upper
+      // byte.
+      packed = NVVM::ConvertF32x2ToF8x2Op::create(
+          rewriter, loc, i16, /*a=*/hi, /*b=*/lo, NVVM::FPRoundingMode::RN,
+          NVVM::SaturationMode::SATFINITE, /*relu=*/false, to);
+    }
+    codes.push_back(byte(packed, 0));
+    if (i + 1 < values.size())
+      codes.push_back(byte(packed, 8));
+  }
+  return codes;
+}
+
+// tt.fp_to_fp: register by register, except to 8-bit floats, which are
+// converted in pairs of registers.
+struct FpToFpLowering : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem =
+        getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elem)
+      return op.emitError("cannot lower ") << op.getType();
+    Location loc = op.getLoc();
+    SmallVector<Value> srcs = unpackValues(rewriter, loc, adaptor.getSrc());
+    Type to = getElementTypeOrSelf(op.getType());
+    SmallVector<Value> results;
+    if (isDecodableFp8(to)) {
+      Type from = getElementTypeOrSelf(op.getSrc().getType());
+      if (isa<BFloat16Type>(from))
+        for (Value &v : srcs)
+          v = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), v);
+      results = emitToFp8(rewriter, loc, srcs, to,
+                          op.getRounding() == tt::RoundingMode::RTZ);
+    } else {
+      for (Value v : srcs)
+        results.push_back(lowerRegister(op, rewriter, loc, elem, v));
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, results));
+    return success();
+  }
+};
 
 template <typename SourceOp>
 struct RegisterwiseLowering : public ConvertOpToLLVMPattern<SourceOp> {
@@ -386,5 +520,5 @@ void mlir::tgpu::populateElementwiseOpToLLVMPatterns(
       RegisterwiseLowering<tt::ClampFOp>, RegisterwiseLowering<tt::MulhiUIOp>,
       RegisterwiseLowering<tt::IntToPtrOp>,
       RegisterwiseLowering<tt::PtrToIntOp>, RegisterwiseLowering<tt::BitcastOp>,
-      RegisterwiseLowering<tt::FpToFpOp>>(converter);
+      FpToFpLowering>(converter);
 }

@@ -86,3 +86,79 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %d : tensor<1x32xf32, #c>
   }
 }
+
+// -----
+
+// To 8-bit floats, two registers at a time (PTX ISA, "cvt"). The f16x2 form
+// converts element 0 of its operand (the low half) into the result's low
+// byte: register 0's code is the low byte, register 1's the high one.
+// CHECK-LABEL: llvm.func @f16_to_e4m3
+// CHECK: %[[X0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[X1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[V0:.*]] = llvm.insertelement %[[X0]], %{{.*}}[%[[C0]] : i32] : vector<2xf16>
+// CHECK: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[V:.*]] = llvm.insertelement %[[X1]], %[[V0]][%[[C1]] : i32] : vector<2xf16>
+// CHECK: %[[P:.*]] = nvvm.convert.f16x2.to.f8x2 %[[V]] : vector<2xf16> -> i16(f8E4M3FN)
+// CHECK: %[[LO:.*]] = llvm.trunc %[[P]] : i16 to i8
+// CHECK: %[[C8:.*]] = llvm.mlir.constant(8 : i16) : i16
+// CHECK: %[[S:.*]] = llvm.lshr %[[P]], %[[C8]] : i16
+// CHECK: %[[HI:.*]] = llvm.trunc %[[S]] : i16 to i8
+// CHECK: nvvm.convert.f16x2.to.f8x2 %{{.*}} : vector<2xf16> -> i16(f8E4M3FN)
+// CHECK: %[[R0:.*]] = llvm.insertvalue %[[LO]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[HI]], %[[R0]][1]
+// CHECK: llvm.return
+//
+// The f32 form's first operand goes to the upper byte: register 1 first.
+// CHECK-LABEL: llvm.func @f32_to_e5m2
+// CHECK: %[[Y0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[Y1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[Q:.*]] = nvvm.convert.f32x2.to.f8x2 %[[Y1]], %[[Y0]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E5M2)
+// CHECK: llvm.trunc %[[Q]] : i16 to i8
+// CHECK: llvm.lshr %[[Q]]
+// CHECK: llvm.return
+//
+// bf16 is widened (exactly) to f32 and takes the f32 form.
+// CHECK-LABEL: llvm.func @bf16_to_e4m3
+// CHECK: %[[B0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[B1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[W0:.*]] = llvm.fpext %[[B0]] : bf16 to f32
+// CHECK: %[[W1:.*]] = llvm.fpext %[[B1]] : bf16 to f32
+// CHECK: nvvm.convert.f32x2.to.f8x2 %[[W1]], %[[W0]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
+// CHECK: llvm.return
+//
+// A single value (an odd count) is paired with a zero, and only its code
+// (the low byte) is kept. rtz from f32 to f8E5M2 is cvt.rz.f16x2.f32 (src_hi
+// to the upper half) and the high byte of the low f16, bits 8..15.
+// CHECK-LABEL: llvm.func @scalars
+// CHECK: %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: %[[E:.*]] = nvvm.convert.f32x2.to.f8x2 %[[Z]], %arg0 {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
+// CHECK: %[[EB:.*]] = llvm.trunc %[[E]] : i16 to i8
+// CHECK: %[[Z2:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: %[[H:.*]] = nvvm.convert.f32x2.to.f16x2 %[[Z2]], %arg0 {rnd = #nvvm.fp_rnd_mode<rz>} : vector<2xf16>
+// CHECK: %[[HW:.*]] = llvm.bitcast %[[H]] : vector<2xf16> to i32
+// CHECK: %[[C8W:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK: %[[HS:.*]] = llvm.lshr %[[HW]], %[[C8W]] : i32
+// CHECK: %[[RB:.*]] = llvm.trunc %[[HS]] : i32 to i8
+// CHECK: %[[S0:.*]] = llvm.insertvalue %[[EB]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[RB]], %[[S0]][1]
+#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f16_to_e4m3(%x: tensor<128xf16, #b>) -> tensor<128xf8E4M3FN, #b> {
+    %y = tt.fp_to_fp %x, rounding = rtne : tensor<128xf16, #b> -> tensor<128xf8E4M3FN, #b>
+    tt.return %y : tensor<128xf8E4M3FN, #b>
+  }
+  tt.func public @f32_to_e5m2(%x: tensor<128xf32, #b>) -> tensor<128xf8E5M2, #b> {
+    %y = tt.fp_to_fp %x, rounding = rtne : tensor<128xf32, #b> -> tensor<128xf8E5M2, #b>
+    tt.return %y : tensor<128xf8E5M2, #b>
+  }
+  tt.func public @bf16_to_e4m3(%x: tensor<128xbf16, #b>) -> tensor<128xf8E4M3FN, #b> {
+    %y = tt.fp_to_fp %x, rounding = rtne : tensor<128xbf16, #b> -> tensor<128xf8E4M3FN, #b>
+    tt.return %y : tensor<128xf8E4M3FN, #b>
+  }
+  tt.func public @scalars(%x: f32) -> (f8E4M3FN, f8E5M2) {
+    %e = tt.fp_to_fp %x, rounding = rtne : f32 -> f8E4M3FN
+    %z = tt.fp_to_fp %x, rounding = rtz : f32 -> f8E5M2
+    tt.return %e, %z : f8E4M3FN, f8E5M2
+  }
+}

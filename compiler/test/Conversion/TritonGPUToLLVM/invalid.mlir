@@ -261,12 +261,54 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
-// Conversions to 8-bit floats have no lowering yet (they round, and Triton
-// picks per-architecture instructions for it).
+// Conversions to 8-bit floats exist from f16, bf16 and f32 only: PTX has no
+// cvt to fp8 from f64 or between the fp8 types.
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @to_fp8(%x: f32) {
-    // expected-error @below {{tt.fp_to_fp from 'f32' to 'f8E5M2' is not supported yet (from f8E5M2, f8E4M3FN, f16, bf16, f32 or f64 to f16, bf16, f32 or f64 is)}}
-    %y = tt.fp_to_fp %x, rounding = rtne : f32 -> f8E5M2
+  tt.func public @f64_to_fp8(%x: f64) {
+    // expected-error @below {{tt.fp_to_fp from 'f64' to 'f8E5M2' is not supported yet (to f8E5M2 and f8E4M3FN from f16, bf16 or f32 is)}}
+    %y = tt.fp_to_fp %x, rounding = rtne : f64 -> f8E5M2
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_to_fp8(%x: f8E5M2) {
+    // expected-error @below {{tt.fp_to_fp from 'f8E5M2' to 'f8E4M3FN' is not supported yet (to f8E5M2 and f8E4M3FN from f16, bf16 or f32 is)}}
+    %y = tt.fp_to_fp %x, rounding = rtne : f8E5M2 -> f8E4M3FN
+    tt.return
+  }
+}
+
+// -----
+
+// rtz to fp8 is Triton's only from f32 to f8E5M2.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rtz_to_e4m3(%x: f32) {
+    // expected-error @below {{tt.fp_to_fp from 'f32' to 'f8E4M3FN' with rounding = rtz is not supported (rtne is; rtz only from f32 to f8E5M2)}}
+    %y = tt.fp_to_fp %x, rounding = rtz : f32 -> f8E4M3FN
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rtz_f16_to_e5m2(%x: f16) {
+    // expected-error @below {{tt.fp_to_fp from 'f16' to 'f8E5M2' with rounding = rtz is not supported (rtne is; rtz only from f32 to f8E5M2)}}
+    %y = tt.fp_to_fp %x, rounding = rtz : f16 -> f8E5M2
+    tt.return
+  }
+}
+
+// -----
+
+// The cvt forms to e4m3x2 / e5m2x2 need sm_89.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_on_sm80(%x: f16) {
+    // expected-error @below {{tt.fp_to_fp to 'f8E4M3FN' needs sm_89 or newer (PTX cvt to e4m3x2/e5m2x2); the target is cuda:80}}
+    %y = tt.fp_to_fp %x, rounding = rtne : f16 -> f8E4M3FN
     tt.return
   }
 }

@@ -106,10 +106,14 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
     `rounding`, a widening one must not; between types of one width it
     is optional. Shapes and encodings of operand and result agree.
 
-    The CPU oracle runs it for f16, bf16, f32 and f64 (fp8 types are
-    unsupported there). The GPU lowering decodes f8E5M2 and f8E4M3FN
-    exactly into f16, bf16, f32 or f64 and converts among those four
-    (rtne); conversions to 8-bit floats and `rtz` are refused as not
+    The CPU oracle runs it for f16, bf16, f32 and f64, and to and from
+    f8E5M2 and f8E4M3FN as Triton's Hopper lowering does (PTX
+    `cvt.rn.satfinite`; `rtz` only from f32 to f8E5M2; SEMANTICS.md §4).
+    The GPU lowering decodes f8E5M2 and f8E4M3FN
+    exactly into f16, bf16, f32 or f64, converts among those four (rtne),
+    and narrows f16, bf16 and f32 to either fp8 type on sm_89 and later
+    with the same `cvt.rn.satfinite` (and f32 to f8E5M2 with `rtz`);
+    f64 to fp8, fp8 to fp8 and other `rtz` conversions are refused as not
     supported yet. Triton uses it mainly for fp8 conversions.
 
     ```mlir
