@@ -317,6 +317,55 @@ def row_sum_stages(x_ptr, out_ptr, n_cols, stride, BLOCK: tl.constexpr):
     tl.store(out_ptr + row, tl.sum(acc, axis=0))
 
 
+@triton.jit
+def attention_fwd(q_ptr, k_ptr, v_ptr, o_ptr, n_ctx, sm_scale,
+                  BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    # One block of query rows against every key: online softmax, the
+    # probabilities (computed in registers) as the second dot's A.
+    pid = tl.program_id(0)
+    offs_m = pid * BM + tl.arange(0, BM)
+    offs_d = tl.arange(0, D)
+    q = tl.load(q_ptr + offs_m[:, None] * D + offs_d[None, :])
+    m_i = tl.full((BM,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, n_ctx, BN):
+        offs_n = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + offs_n[None, :] * D + offs_d[:, None])
+        s = tl.dot(q, kt) * sm_scale
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + offs_n[:, None] * D + offs_d[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(o_ptr + offs_m[:, None] * D + offs_d[None, :], acc / l_i[:, None])
+
+
+@triton.jit
+def matmul_typed(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                 ACC: tl.constexpr, TO_FP8: tl.constexpr):
+    # Row-major A [M, K], B [K, N], C [M, N] in whole tiles; the
+    # accumulator type ACC (f16 for an f16 accumulator, int32 for i8
+    # inputs); TO_FP8 converts the loaded f16 operands to fp8 e4m3 first.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    N = tl.num_programs(1) * BN
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=ACC)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + offs_m[:, None] * K + (k0 + offs_k)[None, :])
+        b = tl.load(b_ptr + (k0 + offs_k)[:, None] * N + offs_n[None, :])
+        if TO_FP8:
+            a = a.to(tl.float8e4nv)
+            b = b.to(tl.float8e4nv)
+        acc = tl.dot(a, b, acc, out_dtype=ACC)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc)
+
+
 def dev(shape, dtype=torch.float32):
     return torch.randn(shape, device="cuda").to(dtype)
 
@@ -508,6 +557,47 @@ def run_all():
         assert torch.allclose(out, x.sum(1), atol=1e-3)
         save("row_sum_stages", k, "cuda:90", 4)
     attempt("row_sum_stages", f)
+
+    # wgmma beyond f16 x f16 -> f32 from shared memory: A in registers
+    # (attention's probabilities; fp8 converted in the kernel), an f16
+    # accumulator, i8 -> i32.
+    for (bm, nw, ns) in ((64, 4, 2), (128, 8, 2)):
+        name = f"attention_fwd_{bm}_w{nw}_s{ns}"
+        def f(bm=bm, nw=nw, ns=ns, name=name):
+            n_ctx, D = 256, 64
+            q, k, v = (dev((2 * bm, D), torch.float16), dev((n_ctx, D), torch.float16),
+                       dev((n_ctx, D), torch.float16))
+            o = torch.empty((2 * bm, D), device="cuda")
+            kern = attention_fwd[(2,)](q, k, v, o, n_ctx, 0.125, BM=bm, BN=64, D=D,
+                                       num_warps=nw, num_stages=ns)
+            ref = torch.softmax((q.float() @ k.float().T) * 0.125, 1) @ v.float()
+            assert torch.allclose(o, ref, atol=2e-2, rtol=2e-2)
+            save(name, kern, "cuda:90", nw)
+        attempt(name, f)
+    for (name, acc, fp8, dt) in (("matmul_f16acc", tl.float16, False, torch.float16),
+                                 ("matmul_i8", tl.int32, False, torch.int8),
+                                 ("matmul_fp8", tl.float32, True, torch.float16)):
+        def f(name=name, acc=acc, fp8=fp8, dt=dt):
+            M, N, K = 128, 128, 256
+            if dt == torch.int8:
+                a = torch.randint(-100, 100, (M, K), device="cuda", dtype=torch.int8)
+                b = torch.randint(-100, 100, (K, N), device="cuda", dtype=torch.int8)
+                c = torch.empty((M, N), device="cuda", dtype=torch.int32)
+            else:
+                a, b = dev((M, K), dt), dev((K, N), dt)
+                c = torch.empty((M, N), device="cuda",
+                                dtype=torch.float16 if acc == tl.float16 else torch.float32)
+            kern = matmul_typed[(M // 64, N // 64)](a, b, c, K, BM=64, BN=64, BK=64, ACC=acc,
+                                                     TO_FP8=fp8, num_warps=4, num_stages=3)
+            if dt == torch.int8:
+                assert torch.equal(c.cpu(), a.cpu().int() @ b.cpu().int())
+            elif fp8:
+                fa, fb = a.to(torch.float8_e4m3fn).float(), b.to(torch.float8_e4m3fn).float()
+                assert torch.allclose(c, fa @ fb, atol=0.5, rtol=2e-2)
+            else:
+                assert torch.allclose(c.float(), a.float() @ b.float(), atol=0.5, rtol=2e-2)
+            save(name, kern, "cuda:90", 4)
+        attempt(name, f)
 
     # sm_80: mma v2, dot_op with kWidth, swizzled shared, cp.async pipelining (compile only)
     for (name, dt) in (("matmul_f16_sm80", "*fp16"), ("matmul_f32_sm80_tf32", "*fp32")):

@@ -1,7 +1,13 @@
 // Hopper's warp-group tensor-core ops (sm_90a): ttng.warp_group_dot becomes
-// wgmma.mma_async with both operands read from shared memory through matrix
-// descriptors, ttng.warp_group_dot_wait becomes wgmma.wait_group, and
+// wgmma.mma_async with B (and A, unless A is a #ttg.dot_op tensor in
+// registers) read from shared memory through matrix descriptors,
+// ttng.warp_group_dot_wait becomes wgmma.wait_group, and
 // ttng.fence_async_shared becomes fence.proxy.async.
+//
+// MLIR's nvvm.wgmma.mma_async takes both operands as descriptors and the
+// scale of D as a constant; a register A or a useC known only at run time
+// is written as the PTX instruction itself (inline asm), with the same
+// operands.
 //
 // One warp group (4 consecutive warps) issues each instruction for a
 // 64 x N tile of the accumulator, N the layout's instrShape[1], one K step
@@ -27,6 +33,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tgpu;
@@ -45,9 +52,111 @@ Pos fragD(int lane, int warp, int i) {
           8 * (i / 4) + 2 * (lane % 4) + i % 2};
 }
 
+// wgmma's A fragment in registers for K = tileK and `perReg` elements in
+// each 32-bit register (PTX ISA, "Register Fragments" of wgmma A): four
+// registers a0..a3 a lane; warp w holds rows 16 (w % 4) + lane / 4 (a0, a2)
+// and + 8 (a1, a3), a2 and a3 tileK / 2 further along K; register j's
+// element s is at K = perReg (lane % 4) + s. mma.sync's A fragment, one per
+// warp of the group.
+auto fragA(int tileK, int perReg) {
+  return [=](int lane, int warp, int i) -> Pos {
+    int j = i / perReg, s = i % perReg;
+    return {16 * (warp % 4) + lane / 4 + 8 * (j % 2),
+            perReg * (lane % 4) + s + (tileK / 2) * (j / 2)};
+  };
+}
+
+// The PTX type suffix of a wgmma operand or accumulator type.
+StringRef ptxTypeName(NVVM::WGMMATypes t) {
+  switch (t) {
+  case NVVM::WGMMATypes::f16: return "f16";
+  case NVVM::WGMMATypes::bf16: return "bf16";
+  case NVVM::WGMMATypes::tf32: return "tf32";
+  case NVVM::WGMMATypes::e4m3: return "e4m3";
+  case NVVM::WGMMATypes::e5m2: return "e5m2";
+  case NVVM::WGMMATypes::s8: return "s8";
+  case NVVM::WGMMATypes::f32: return "f32";
+  case NVVM::WGMMATypes::s32: return "s32";
+  default: return "";
+  }
+}
+
+// One wgmma.mma_async written as PTX: D registers in and out (32-bit:
+// f32, s32 or f16x2 as b32), A as four 32-bit registers or a descriptor,
+// B's descriptor, and the scale of D as a 32-bit flag (0: D = A * B).
+// The operand list follows the PTX ISA: floating-point types take
+// imm-scale-a/b, 16-bit ones imm-trans-a (descriptor A only) and
+// imm-trans-b; integers take neither.
+SmallVector<Value> emitWgmmaAsm(RewriterBase &rewriter, Location loc,
+                                ArrayRef<Value> d, ArrayRef<Value> a,
+                                Value descB, Value scaleD, int tileN,
+                                int tileK, NVVM::WGMMATypes abType,
+                                NVVM::WGMMATypes dType, bool transA,
+                                bool transB) {
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  int n = int(d.size());
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (2 * n + a.size() + 1)
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << tileN << "k" << tileK
+     << "." << ptxTypeName(dType) << "." << ptxTypeName(abType) << "."
+     << ptxTypeName(abType) << " {";
+  for (int i = 0; i < n; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, ";
+  if (a.size() == 1) {
+    os << "$" << 2 * n;
+  } else {
+    os << "{";
+    for (size_t i = 0; i < a.size(); ++i)
+      os << (i ? ", $" : "$") << 2 * n + i;
+    os << "}";
+  }
+  os << ", $" << 2 * n + a.size() << ", p";
+  bool isInt = abType == NVVM::WGMMATypes::s8;
+  bool is16 =
+      abType == NVVM::WGMMATypes::f16 || abType == NVVM::WGMMATypes::bf16;
+  if (!isInt)
+    os << ", 1, 1";
+  if (is16) {
+    if (a.size() == 1)
+      os << ", " << int(transA);
+    os << ", " << int(transB);
+  }
+  os << ";\n}";
+  SmallVector<Type> types;
+  for (int i = 0; i < n; ++i) {
+    types.push_back(d[i].getType());
+    cs << (i ? ",=" : "=") << (d[i].getType().isF32() ? "f" : "r");
+  }
+  for (int i = 0; i < n; ++i)
+    cs << "," << i;
+  for (Value v : a)
+    cs << (v.getType().isInteger(64) ? ",l" : ",r");
+  cs << ",l,r";
+  SmallVector<Value> operands(d.begin(), d.end());
+  llvm::append_range(operands, a);
+  operands.push_back(descB);
+  operands.push_back(scaleD);
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, structType, operands, os.str(), cs.str(),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  SmallVector<Value> result;
+  for (int i = 0; i < n; ++i)
+    result.push_back(
+        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
+  return result;
+}
+
 // `values` after a wgmma.wait_group with `pendings` groups left: one asm
 // that names every value as an in/out operand, so that every later use
-// depends on the wait.
+// depends on the wait. Consecutive 16-bit values of one type go through as
+// one 32-bit pair, as an f16 accumulator's registers are: unpacking them
+// before the wait would read wgmma's registers while it may still write
+// them (ptxas then waits for every wgmma there).
 SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
                                  ArrayRef<Value> values, int pendings) {
   std::string text =
@@ -61,9 +170,30 @@ SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
                               /*operand_attrs=*/nullptr);
     return {};
   }
+  Type i32 = rewriter.getI32Type();
+  // The asm's operands: a value, or a pair of 16-bit values packed.
+  SmallVector<Value> operands;
+  SmallVector<Type> pairTypes; // the pair's vector type, or null
+  for (size_t i = 0; i < values.size(); ++i) {
+    Type t = values[i].getType();
+    if (t.getIntOrFloatBitWidth() == 16 && i + 1 < values.size() &&
+        values[i + 1].getType() == t) {
+      Type vec = VectorType::get(2, t);
+      Value v = LLVM::UndefOp::create(rewriter, loc, vec);
+      for (int h = 0; h < 2; ++h)
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, values[i + h],
+                                          i32Constant(rewriter, loc, h));
+      operands.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
+      pairTypes.push_back(vec);
+      ++i;
+      continue;
+    }
+    operands.push_back(values[i]);
+    pairTypes.push_back(nullptr);
+  }
   SmallVector<Type> types;
   std::string outs, ins;
-  for (auto [i, v] : llvm::enumerate(values)) {
+  for (auto [i, v] : llvm::enumerate(operands)) {
     Type t = v.getType();
     types.push_back(t);
     unsigned bits = t.getIntOrFloatBitWidth();
@@ -78,14 +208,23 @@ SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
   auto structType =
       LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
   auto asmOp = LLVM::InlineAsmOp::create(
-      rewriter, loc, structType, values, text, outs + ins,
+      rewriter, loc, structType, operands, text, outs + ins,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
       /*operand_attrs=*/nullptr);
   SmallVector<Value> result;
-  for (size_t i = 0; i < values.size(); ++i)
-    result.push_back(
-        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Value v =
+        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
+    if (!pairTypes[i]) {
+      result.push_back(v);
+      continue;
+    }
+    Value vec = LLVM::BitcastOp::create(rewriter, loc, pairTypes[i], v);
+    for (int h = 0; h < 2; ++h)
+      result.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, vec, i32Constant(rewriter, loc, h)));
+  }
   return result;
 }
 
@@ -144,20 +283,18 @@ struct WarpGroupDotLowering
   matchAndRewrite(ttng::WarpGroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto aType = dyn_cast<ttg::MemDescType>(op.getA().getType());
-    if (!aType)
-      return op.emitError("wgmma with operand A in registers is not "
-                          "supported yet; A must be a shared-memory buffer");
+    auto aShared = dyn_cast<ttg::MemDescType>(op.getA().getType());
+    auto aTensor = dyn_cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<ttg::MemDescType>(op.getB().getType());
     auto cType = cast<RankedTensorType>(op.getC().getType());
     auto mma = cast<ttg::NvidiaMmaEncodingAttr>(cType.getEncoding());
-    Type aElem = aType.getElementType(), bElem = bType.getElementType();
+    Type aElem = aShared ? aShared.getElementType() : aTensor.getElementType();
+    Type bElem = bType.getElementType();
     Type cElem = cType.getElementType();
 
-    // The instruction's types and K.
+    // The instruction's types and K (PTX ISA, wgmma.mma_async).
     NVVM::WGMMATypes abType, dType;
     int tileK;
-    bool f32Acc = cElem.isF32();
     if (aElem.isF16() && bElem.isF16()) {
       abType = NVVM::WGMMATypes::f16, tileK = 16;
     } else if (aElem.isBF16() && bElem.isBF16()) {
@@ -177,20 +314,25 @@ struct WarpGroupDotLowering
       return op.emitError("no wgmma lowering for ")
              << aElem << " x " << bElem << " -> " << cElem << " yet";
     }
+    bool f16Acc = cElem.isF16();
     if (cElem.isInteger(32))
       dType = NVVM::WGMMATypes::s32;
-    else if (f32Acc)
+    else if (cElem.isF32())
       dType = NVVM::WGMMATypes::f32;
+    else if (f16Acc && abType != NVVM::WGMMATypes::bf16 &&
+             abType != NVVM::WGMMATypes::tf32 &&
+             abType != NVVM::WGMMATypes::s8)
+      dType = NVVM::WGMMATypes::f16;
     else
-      return op.emitError("wgmma accumulating in ")
-             << cElem << " is not supported yet (f32 and i32 are)";
+      return op.emitError("wgmma has no ")
+             << aElem << " product accumulated in " << cElem;
     if ((abType == NVVM::WGMMATypes::s8) != cElem.isInteger(32))
       return op.emitError("wgmma accumulates i8 products in i32 only");
 
     ArrayRef<unsigned> instrShape = mma.getInstrShape();
     int tileN = instrShape.size() >= 2 ? int(instrShape[1]) : 0;
     int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
-    int64_t K = aType.getDimSize(1);
+    int64_t K = aShared ? aShared.getDimSize(1) : aTensor.getDimSize(1);
     if (tileN < 8 || tileN > 256 || tileN % 8 || N % tileN || M % 64 ||
         K % tileK)
       return op.emitError("a ") << M << "x" << N << "x" << K
@@ -198,19 +340,24 @@ struct WarpGroupDotLowering
                                 << " does not split into m64n" << tileN << "k"
                                 << tileK << " instructions";
 
-    auto aOperand = planOperand(loc, aType, /*isB=*/false, 64, tileK);
+    FailureOr<SharedOperand> aOperand = failure();
+    if (aShared) {
+      aOperand = planOperand(loc, aShared, /*isB=*/false, 64, tileK);
+      if (failed(aOperand))
+        return failure();
+    }
     auto bOperand = planOperand(loc, bType, /*isB=*/true, tileN, tileK);
-    if (failed(aOperand) || failed(bOperand))
+    if (failed(bOperand))
       return failure();
 
-    // Constant (compile-time) scale of D: a dynamic useC is not lowered.
-    bool useC = true;
+    // The scale of D: a constant, or a flag read at run time.
+    std::optional<bool> useC = true;
     if (Value flag = op.getUseC()) {
       APInt value;
-      if (!matchPattern(flag, m_ConstantInt(&value)))
-        return op.emitError("wgmma with a useC flag known only at run time "
-                            "is not supported yet");
-      useC = !value.isZero();
+      if (matchPattern(flag, m_ConstantInt(&value)))
+        useC = !value.isZero();
+      else
+        useC = std::nullopt;
     }
 
     auto c = getDistributedLayout(cType, loc);
@@ -223,10 +370,21 @@ struct WarpGroupDotLowering
       return op.emitError("wgmma needs whole warp groups; the accumulator "
                           "layout has ")
              << warps << " warps";
+    // Operand A in registers: its layout and values.
+    FailureOr<LinearLayout> aLayout = failure();
+    std::optional<Registers> aRegs;
+    SmallVector<Value> aVals;
+    if (aTensor) {
+      aLayout = getDistributedLayout(aTensor, loc);
+      if (failed(aLayout))
+        return failure();
+      aRegs.emplace(*aLayout);
+      aVals = unpackValues(rewriter, loc, adaptor.getA());
+    }
 
     SmallVector<Value> acc = unpackValues(rewriter, loc, adaptor.getC());
     MLIRContext *ctx = rewriter.getContext();
-    Type i64 = rewriter.getI64Type();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value warpId = getLaneAndWarpId(rewriter, loc, info.threadsPerWarp).second;
     Value warpGroup = LLVM::UDivOp::create(rewriter, loc, warpId,
                                            i32Constant(rewriter, loc, 4));
@@ -250,7 +408,7 @@ struct WarpGroupDotLowering
     auto baseAddress = [&](Value memdesc) {
       return LLVM::PtrToIntOp::create(rewriter, loc, i64, memdesc);
     };
-    Value aBase = baseAddress(adaptor.getA());
+    Value aBase = aShared ? baseAddress(adaptor.getA()) : Value();
     Value bBase = baseAddress(adaptor.getB());
     // The descriptor of the tile at byte `start` (per warp group) of a
     // buffer at `base`.
@@ -271,21 +429,58 @@ struct WarpGroupDotLowering
           rewriter.getI64IntegerAttr(int64_t(operand.desc.encode(0))));
       return LLVM::OrOp::create(rewriter, loc, bits, field);
     };
-    auto layoutOf = [](const SharedOperand &operand, bool isB) {
-      // A: row = K-major; B: col = K-major (PTX imm-trans-a / -b = 0).
-      bool kMajor = !operand.desc.mnMajor;
-      return (kMajor != isB) ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+    // A: row = K-major; B: col = K-major (PTX imm-trans-a / -b = 0).
+    auto transposed = [](const SharedOperand &operand) {
+      return operand.desc.mnMajor;
     };
-    NVVM::MMALayout layoutA = layoutOf(*aOperand, false);
-    NVVM::MMALayout layoutB = layoutOf(*bOperand, true);
-    Type accElemType =
-        f32Acc ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
-    auto fragType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(tileN / 2, accElemType));
+    auto layoutOf = [&](const SharedOperand &operand, bool isB) {
+      return (transposed(operand) == isB) ? NVVM::MMALayout::row
+                                          : NVVM::MMALayout::col;
+    };
+    // The scale-of-D flag of the asm form, for the instruction at k0.
+    Value runtimeUseC;
+    if (!useC)
+      runtimeUseC = LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC());
+    auto scaleFlag = [&](int64_t k0) -> Value {
+      if (k0 > 0 || (useC && *useC))
+        return i32Constant(rewriter, loc, 1);
+      return useC ? i32Constant(rewriter, loc, 0) : runtimeUseC;
+    };
+    // 32-bit operand registers from `perReg` elements (low element first).
+    int aBits = aElem.getIntOrFloatBitWidth();
+    int perReg = 32 / aBits;
+    auto packA = [&](ArrayRef<Value> elems) -> Value {
+      if (elems.size() == 1)
+        return LLVM::BitcastOp::create(rewriter, loc, i32, elems[0]);
+      Type vecType = VectorType::get(int64_t(elems.size()), elems[0].getType());
+      Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
+      for (auto [j, e] : llvm::enumerate(elems))
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, e,
+                                          i32Constant(rewriter, loc, j));
+      return LLVM::BitcastOp::create(rewriter, loc, i32, v);
+    };
 
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    SmallVector<bool> done(numC, false);
+    // D registers of one instruction: f32 and s32 one element each, f16
+    // two (an f16x2 pair of consecutive fragment elements).
+    Type half2 = VectorType::get(2, rewriter.getF16Type());
+    Type dRegType = f16Acc ? half2
+                    : cElem.isF32() ? Type(rewriter.getF32Type())
+                                    : Type(i32);
     int fragElems = tileN / 2;
+    int dRegs = f16Acc ? fragElems / 2 : fragElems;
+    auto fragType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(dRegs, dRegType));
+    bool viaAsm = aTensor || !useC;
+
+    // Everything the instructions read from registers (accumulators packed
+    // as the instruction takes them, A's registers, descriptors) is
+    // computed before the wgmma.fence, the instructions after it: the PTX
+    // ISA wants the fence between the last register write and the wgmma
+    // that reads it, and ptxas otherwise adds a fence before each wgmma.
+    auto fence = NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    auto beforeFence = [&] { rewriter.setInsertionPoint(fence); };
+    auto afterFence = [&] { rewriter.setInsertionPoint(op); };
+    SmallVector<bool> done(numC, false);
     for (int32_t r0 = 0; r0 < numC; ++r0) {
       Pos p0 = positionOf(*c, r0, 0, 0);
       if (p0.first % 64 || p0.second % tileN || cRegs.byPosition.at(p0) != r0)
@@ -300,22 +495,67 @@ struct WarpGroupDotLowering
           return op.emitError("the accumulator layout does not hold wgmma's "
                               "m64n")
                  << tileN << " fragments: " << cType.getEncoding();
-      Value frag = LLVM::UndefOp::create(rewriter, loc, fragType);
-      for (int i = 0; i < fragElems; ++i)
-        frag =
-            LLVM::InsertValueOp::create(rewriter, loc, frag, acc[cReg[i]], i);
+      // D in the instruction's registers: the NVVM op's f16x2 vectors, the
+      // asm's 32-bit integers.
+      beforeFence();
+      SmallVector<Value> d;
+      for (int j = 0; j < dRegs; ++j) {
+        if (!f16Acc) {
+          d.push_back(acc[cReg[j]]);
+          continue;
+        }
+        Value v = LLVM::UndefOp::create(rewriter, loc, half2);
+        for (int h = 0; h < 2; ++h)
+          v = LLVM::InsertElementOp::create(rewriter, loc, v,
+                                            acc[cReg[2 * j + h]],
+                                            i32Constant(rewriter, loc, h));
+        d.push_back(viaAsm ? Value(LLVM::BitcastOp::create(rewriter, loc, i32,
+                                                           v))
+                           : v);
+      }
       for (int64_t k0 = 0; k0 < K; k0 += tileK) {
+        beforeFence();
         SmallVector<int64_t> aStart, bStart;
         for (int32_t g = 0; g < warps / 4; ++g) {
           Pos o = origin(4 * g);
-          aStart.push_back(aOperand->byteOffset(o.first, k0));
+          if (aShared)
+            aStart.push_back(aOperand->byteOffset(o.first, k0));
           bStart.push_back(bOperand->byteOffset(o.second, k0));
         }
-        Value descA = descriptor(*aOperand, aBase, aStart);
         Value descB = descriptor(*bOperand, bBase, bStart);
-        bool addC = useC || k0 > 0;
+        SmallVector<Value> aOps;
+        if (aShared) {
+          aOps.push_back(descriptor(*aOperand, aBase, aStart));
+        } else {
+          auto aOrigin = [&](int32_t w) {
+            return Pos{origin(w).first, int32_t(k0)};
+          };
+          SmallVector<Value> elems;
+          for (int i = 0; i < 4 * perReg; ++i) {
+            int32_t r = aRegs->find(aOrigin, fragA(tileK, perReg), i);
+            if (r < 0)
+              return op.emitError("operand A's layout does not hold wgmma's "
+                                  "A fragments: ")
+                     << aTensor.getEncoding();
+            elems.push_back(aVals[r]);
+            if (int(elems.size()) == perReg)
+              aOps.push_back(packA(elems)), elems.clear();
+          }
+        }
+        Value scale = scaleFlag(k0);
+        afterFence();
+        if (viaAsm) {
+          d = emitWgmmaAsm(rewriter, loc, d, aOps, descB, scale, tileN, tileK,
+                           abType, dType, aShared && transposed(*aOperand),
+                           transposed(*bOperand));
+          continue;
+        }
+        Value frag = LLVM::UndefOp::create(rewriter, loc, fragType);
+        for (int j = 0; j < dRegs; ++j)
+          frag = LLVM::InsertValueOp::create(rewriter, loc, frag, d[j], j);
+        bool addC = *useC || k0 > 0;
         frag = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, fragType, frag, descA, descB,
+            rewriter, loc, fragType, frag, aOps[0], descB,
             NVVM::MMAShapeAttr::get(ctx, 64, tileN, tileK),
             NVVM::WGMMATypesAttr::get(ctx, abType),
             NVVM::WGMMATypesAttr::get(ctx, abType),
@@ -324,12 +564,22 @@ struct WarpGroupDotLowering
                                                    : NVVM::WGMMAScaleOut::zero),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::MMALayoutAttr::get(ctx, layoutA),
-            NVVM::MMALayoutAttr::get(ctx, layoutB),
+            NVVM::MMALayoutAttr::get(ctx, layoutOf(*aOperand, false)),
+            NVVM::MMALayoutAttr::get(ctx, layoutOf(*bOperand, true)),
             /*satfinite=*/nullptr);
+        for (int j = 0; j < dRegs; ++j)
+          d[j] = LLVM::ExtractValueOp::create(rewriter, loc, frag, j);
       }
+      afterFence();
       for (int i = 0; i < fragElems; ++i) {
-        acc[cReg[i]] = LLVM::ExtractValueOp::create(rewriter, loc, frag, i);
+        Value v = d[f16Acc ? i / 2 : i];
+        if (f16Acc) {
+          if (viaAsm)
+            v = LLVM::BitcastOp::create(rewriter, loc, half2, v);
+          v = LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                             i32Constant(rewriter, loc, i % 2));
+        }
+        acc[cReg[i]] = v;
         done[cReg[i]] = true;
       }
     }

@@ -62,3 +62,82 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Operand A in registers (#ttg.dot_op of the v3 result, kWidth 2) and a
+// useC flag read at run time: MLIR's nvvm.wgmma.mma_async has neither, so
+// each m64n32k16 is the PTX instruction itself. A's four 32-bit registers
+// (f16 pairs of wgmma's A fragment) follow D's 16 tied registers; B is a
+// descriptor; the flag becomes the predicate scale-d of the first K step
+// only (later steps add to D), then imm-scale-a/b = 1 and imm-trans-b = 1
+// (B [K, N] with N contiguous). There is no imm-trans-a with A in
+// registers. All four A registers of both K steps are packed before the
+// wgmma.fence.
+// CHECK-LABEL: llvm.func @a_in_registers
+// CHECK: llvm.zext %{{.*}} : i1 to i32
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: llvm.bitcast
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $37, 0;\0Awgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,r,r,r,r,l,r"
+// CHECK-NOT: llvm.bitcast
+// CHECK: llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @a_in_registers(%p: !tt.ptr<f32>, %a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %c: tensor<64x32xf32, #mma>, %use: i1) {
+    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    %d = ttng.warp_group_dot %a, %b, %c, %use {inputPrecision = 0 : i32} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<64x32xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x32x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// An f16 accumulator: wgmma's D registers hold f16 pairs (PTX .f16 D: N / 4
+// registers a thread), the NVVM op's struct of vector<2xf16>. The wait
+// passes the pairs as 32-bit registers, so nothing unpacks D before it.
+// CHECK-LABEL: llvm.func @f16_acc
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f16>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>] : !llvm.struct<(vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>)>
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7" {{.*}} : (i32, i32, i32, i32, i32, i32, i32, i32)
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @f16_acc(%p: !tt.ptr<f16>, %c: tensor<64x32xf16, #mma>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> * !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #mma>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #mma>
+    tt.store %ps, %d : tensor<64x32x!tt.ptr<f16>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// i8 A in registers (kWidth 4: four K elements packed in each register),
+// i32 accumulator, m64n16k32: the integer form has no imm-scale or
+// imm-trans operands, only the predicate scale-d.
+// CHECK-LABEL: llvm.func @i8_a_in_registers
+// CHECK: llvm.bitcast %{{.*}} : vector<4xi8> to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $21, 0;\0Awgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8 {$0, $1, $2, $3, $4, $5, $6, $7}, {$16, $17, $18, $19}, $20, p;\0A}", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,r,r,r,r,l,r"
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 16, 32]}>
+#sharedB = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 8}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @i8_a_in_registers(%p: !tt.ptr<i32>, %a: tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %c: tensor<64x16xi32, #mma>) {
+    %b = ttg.local_alloc : () -> !ttg.memdesc<32x16xi8, #sharedB, #smem, mutable>
+    %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * !ttg.memdesc<32x16xi8, #sharedB, #smem, mutable> -> tensor<64x16xi32, #mma>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<64x16x!tt.ptr<i32>, #mma>
+    tt.store %ps, %d : tensor<64x16x!tt.ptr<i32>, #mma>
+    tt.return
+  }
+}

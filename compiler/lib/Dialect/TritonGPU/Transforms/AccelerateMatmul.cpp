@@ -114,10 +114,9 @@ bool comesFromLoadOrBlockArg(Value v) {
 
 // Whether wgmma takes the dot as Triton 3.6 gives it to wgmma: 2-D, M a
 // multiple of 64, N of 8, K of at least one instruction and a whole
-// number of 32-byte steps, whole warp groups, element types wgmma has
-// (fp8 only with maxNumImpreciseAcc >= 32 into f32). tgpu lowers wgmma
-// with f32 and i32 accumulators and operand A from shared memory, so an
-// f16 accumulator, or an A computed in registers, stays on mma.sync.
+// number of 32-byte steps, whole warp groups, element types wgmma has:
+// f16 into f32 or f16, bf16 and tf32 into f32, fp8 into f16 or (with
+// maxNumImpreciseAcc >= 32) f32, i8 into i32.
 bool takesWgmma(tt::DotOp dot, unsigned numWarps) {
   auto cType = cast<RankedTensorType>(dot.getType());
   auto aType = cast<RankedTensorType>(dot.getA().getType());
@@ -131,16 +130,17 @@ bool takesWgmma(tt::DotOp dot, unsigned numWarps) {
   if (M % 64 || N % 8 || K < 256 / bits ||
       (!llvm::isPowerOf2_64(K) && (K * bits) % 256))
     return false;
-  bool types = false;
-  if (a.isF16() || a.isBF16())
-    types = c.isF32();
-  else if (a.isF32())
-    types = c.isF32() && dot.getInputPrecision() == tt::InputPrecision::TF32;
-  else if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
-    types = c.isF32() && dot.getMaxNumImpreciseAcc() >= 32;
-  else if (a.isInteger(8))
-    types = c.isInteger(32);
-  return types && comesFromLoadOrBlockArg(dot.getA());
+  if (a.isF16())
+    return c.isF32() || c.isF16();
+  if (a.isBF16())
+    return c.isF32();
+  if (a.isF32())
+    return c.isF32() && dot.getInputPrecision() == tt::InputPrecision::TF32;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
+    return c.isF16() || (c.isF32() && dot.getMaxNumImpreciseAcc() >= 32);
+  if (a.isInteger(8))
+    return c.isInteger(32);
+  return false;
 }
 
 // Triton's wgmma instruction shape: m16 per warp, k of 32 bytes, and the
@@ -222,6 +222,10 @@ struct AccelerateMatmul
                               << ": stays on FMA (not a 2-D blocked result)\n");
       return;
     }
+    MLIRContext *ctx = dot.getContext();
+    unsigned numWarps = unsigned(ttg::lookupNumWarps(dot));
+    if (ttg::lookupComputeCapability(dot) == 90 && takesWgmma(dot, numWarps))
+      return accelerateOnWgmma(dot, blocked, numWarps);
     int64_t k = instructionK(dot);
     int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
     int64_t K = aType.getDimSize(1);
@@ -231,10 +235,6 @@ struct AccelerateMatmul
                               << "x" << K << " has no mma.sync form)\n");
       return;
     }
-    MLIRContext *ctx = dot.getContext();
-    unsigned numWarps = unsigned(ttg::lookupNumWarps(dot));
-    if (ttg::lookupComputeCapability(dot) == 90 && takesWgmma(dot, numWarps))
-      return accelerateOnWgmma(dot, blocked, numWarps);
     auto mma = ttg::NvidiaMmaEncodingAttr::get(
         ctx, /*versionMajor=*/2, /*versionMinor=*/0,
         warpsPerTile(dot, M, N, numWarps), /*instrShape=*/{16, 8},
@@ -264,9 +264,12 @@ struct AccelerateMatmul
     dot.erase();
   }
 
-  // Both operands staged in shared memory (local_alloc of the value before
-  // its conversions) in Triton's nvmma_shared layout, the accumulator in
-  // #ttg.nvidia_mma v3, the dot a synchronous ttng.warp_group_dot.
+  // B, and A when it comes from a load (or a block argument), staged in
+  // shared memory (local_alloc of the value before its conversions) in
+  // Triton's nvmma_shared layout; an A computed in registers converted to
+  // #ttg.dot_op of the result layout (32 bits of K a thread); the
+  // accumulator in #ttg.nvidia_mma v3, the dot a synchronous
+  // ttng.warp_group_dot.
   void accelerateOnWgmma(tt::DotOp dot, ttg::BlockedEncodingAttr blocked,
                          unsigned numWarps) {
     auto cType = cast<RankedTensorType>(dot.getType());
@@ -302,7 +305,22 @@ struct AccelerateMatmul
       b.setInsertionPointAfterValue(v);
       return ttg::LocalAllocOp::create(b, v.getLoc(), memType, v);
     };
-    Value a = stage(dot.getA(), 0), bOp = stage(dot.getB(), 1);
+    Value a;
+    if (comesFromLoadOrBlockArg(dot.getA())) {
+      a = stage(dot.getA(), 0);
+    } else {
+      Value v = dot.getA();
+      while (auto cvt = v.getDefiningOp<ttg::ConvertLayoutOp>())
+        v = cvt.getSrc();
+      auto enc = ttg::DotOperandEncodingAttr::get(
+          ctx, 0, mma, 32 / elem.getIntOrFloatBitWidth());
+      a = ttg::ConvertLayoutOp::create(
+          b, loc,
+          RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(),
+                                elem, enc),
+          v);
+    }
+    Value bOp = stage(dot.getB(), 1);
     auto accType =
         RankedTensorType::get(cType.getShape(), cType.getElementType(), mma);
     Value c = ttg::ConvertLayoutOp::create(b, loc, accType, dot.getC());

@@ -432,7 +432,10 @@ private:
     // loop as its own next accumulator runs asynchronously: it is waited
     // for (pendings = 1) only after the next iteration's is issued. It may
     // then still read its slot while the iteration after refills the
-    // ring, so the rings get one slot more than the stages in flight.
+    // ring, so the rings get one slot more than the stages in flight. Only
+    // f32 accumulators, as in Triton: an f16 one is carried unpacked, and
+    // reading it while the wgmma may still write it makes ptxas serialize
+    // every wgmma.
     SmallVector<std::pair<ttng::WarpGroupDotOp, unsigned>> asyncDots;
     for (auto dot : body->getOps<ttng::WarpGroupDotOp>()) {
       auto readsRing = [&](Value operand) {
@@ -443,7 +446,7 @@ private:
       };
       Value d = dot.getResult();
       if (!(readsRing(dot.getA()) || readsRing(dot.getB())) || dot.getUseC() ||
-          !d.hasOneUse())
+          !d.hasOneUse() || !getElementTypeOrSelf(d.getType()).isF32())
         continue;
       OpOperand &use = *d.getUses().begin();
       if (use.getOwner() != body->getTerminator() ||

@@ -3,6 +3,7 @@
 
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Layout/BasisRuns.h"
 
 using namespace mlir;
 namespace tt = mlir::triton;
@@ -30,5 +31,28 @@ bool mlir::tgpu::canCopyAsynchronously(tt::LoadOp load,
   int64_t elemBytes = bits / 8;
   int64_t vec = getAccessVectorWidth(&axisInfo, load.getPtr(), load.getMask(),
                                      *layout, elemBytes, 16);
+  // A load staged by a local_alloc (a wgmma operand) fills a ring in that
+  // buffer's layout: a copy also moves only elements consecutive there.
+  // Triton leaves such a load synchronous when that is under 4 bytes (an
+  // 8-bit B read N-contiguous but stored K-major, say).
+  for (Operation *user : load->getUsers()) {
+    auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
+    if (!alloc)
+      continue;
+    auto shared = ::tgpu::layout::toLinearLayout(
+        ptrType.getShape(), alloc.getType().getEncoding());
+    if (!shared) {
+      llvm::consumeError(shared.takeError());
+      return false;
+    }
+    auto toOffset = layout->invertAndCompose(*shared);
+    if (!toOffset) {
+      llvm::consumeError(toOffset.takeError());
+      return false;
+    }
+    vec = std::min<int64_t>(
+        vec, ::tgpu::layout::getAlignedRegisterRun(
+                 *toOffset, toOffset->findOut("offset")));
+  }
   return vec * elemBytes >= 4;
 }

@@ -71,21 +71,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // along M while M has rows (4 warps x 16 >= ... one warp group: [4, 1]);
 // instrShape n = the widest of wgmma's n dividing N and at most N / (warps
 // left for N) = 128, k = 256 / 16 bits. Both operands come from loads:
-// local_alloc of the loaded values in nvmma_shared, their contiguous dim
-// (64 and 128 f16 = 128 and 256 bytes) taking the 128-byte swizzle. The
-// same dot accumulating in f16 stays on mma.sync, and so does one whose A
-// is computed in registers.
+// local_alloc of the loaded values (one per dot) in nvmma_shared, their
+// contiguous dim (64 and 128 f16 = 128 and 256 bytes) taking the 128-byte
+// swizzle. The
+// same dot accumulating in f16 takes wgmma too; one whose A is computed in
+// registers (a negation of the load) keeps A there, as #ttg.dot_op of the
+// result layout with 32 bits of K a thread (kWidth 2), converted from the
+// value before its dot_op<blocked> conversion.
 // CHECK-DAG: #[[MMA3:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
-// CHECK-DAG: #[[MMA2:.*]] = #ttg.nvidia_mma<{versionMajor = 2,
 // CHECK-DAG: #[[SH:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-LABEL: tt.func @wgmma_f16
 // CHECK: %[[A:.*]] = tt.load %arg0
-// CHECK: %[[SA:.*]] = ttg.local_alloc %[[A]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
+// CHECK-COUNT-2: ttg.local_alloc %[[A]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[SH]], #smem>
 // CHECK: %[[B:.*]] = tt.load %arg1
-// CHECK: %[[SB:.*]] = ttg.local_alloc %[[B]] : (tensor<64x128xf16, #blocked>) -> !ttg.memdesc<64x128xf16, #[[SH]], #smem>
-// CHECK: ttng.warp_group_dot %[[SA]], %[[SB]], %{{.*}} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA3]]>
-// CHECK: tt.dot {{.*}} -> tensor<128x128xf16, #[[MMA2]]>
-// CHECK: tt.dot {{.*}} -> tensor<128x128xf32, #[[MMA2]]>
+// CHECK-COUNT-3: ttg.local_alloc %[[B]] : (tensor<64x128xf16, #blocked>) -> !ttg.memdesc<64x128xf16, #[[SH]], #smem>
+// CHECK: ttng.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA3]]>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf16, #[[MMA3]]>
+// CHECK: %[[N:.*]] = arith.negf %[[A]] : tensor<128x64xf16, #blocked>
+// CHECK: %[[NR:.*]] = ttg.convert_layout %[[N]] : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>>
+// CHECK: ttng.warp_group_dot %[[NR]], %{{.*}} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA3]]>
+// CHECK-NOT: tt.dot
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @wgmma_f16(%pa: tensor<128x64x!tt.ptr<f16>, #blocked>, %pb: tensor<64x128x!tt.ptr<f16>, #blocked>, %c: tensor<128x128xf32, #blocked>, %h: tensor<128x128xf16, #blocked>) -> (tensor<128x128xf32, #blocked>, tensor<128x128xf16, #blocked>, tensor<128x128xf32, #blocked>) {
@@ -122,5 +127,38 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     %bd = ttg.convert_layout %b : tensor<32x256xf32, #blocked> -> tensor<32x256xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
     %d = tt.dot %ad, %bd, %c, inputPrecision = tf32 : tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x256xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x256xf32, #blocked>
     tt.return %d : tensor<128x256xf32, #blocked>
+  }
+}
+
+// -----
+
+// 8-bit operands, which mma.sync does not take here: i8 into i32 and fp8
+// into f16 on wgmma, K-major in shared memory (64 bytes of K: the 64-byte
+// swizzle), instrShape k = 32. fp8 into f32 with maxNumImpreciseAcc < 32
+// does not take wgmma, as in Triton (wgmma's fp8 accumulator keeps fewer
+// mantissa bits than f32); Triton then widens it to f16 for mma.sync,
+// tgpu keeps it on the FMA path.
+// CHECK-DAG: #[[MMA3:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
+// CHECK-DAG: #[[SB:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
+// CHECK-LABEL: tt.func @wgmma_8bit
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<64x64xi8, #[[SA]], #smem> * !ttg.memdesc<64x64xi8, #[[SB]], #smem> -> tensor<64x64xi32, #[[MMA3]]>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA3]]>
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_8bit(%pa: tensor<64x64x!tt.ptr<i8>, #blocked>, %pb: tensor<64x64x!tt.ptr<i8>, #blocked>, %c: tensor<64x64xi32, #blocked>, %fa: tensor<64x64x!tt.ptr<f8E4M3FN>, #blocked>, %fb: tensor<64x64x!tt.ptr<f8E4M3FN>, #blocked>, %h: tensor<64x64xf16, #blocked>, %f: tensor<64x64xf32, #blocked>) -> (tensor<64x64xi32, #blocked>, tensor<64x64xf16, #blocked>, tensor<64x64xf32, #blocked>) {
+    %a = tt.load %pa : tensor<64x64x!tt.ptr<i8>, #blocked>
+    %b = tt.load %pb : tensor<64x64x!tt.ptr<i8>, #blocked>
+    %ad = ttg.convert_layout %a : tensor<64x64xi8, #blocked> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.convert_layout %b : tensor<64x64xi8, #blocked> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %ad, %bd, %c : tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xi32, #blocked>
+    %x = tt.load %fa : tensor<64x64x!tt.ptr<f8E4M3FN>, #blocked>
+    %y = tt.load %fb : tensor<64x64x!tt.ptr<f8E4M3FN>, #blocked>
+    %xd = ttg.convert_layout %x : tensor<64x64xf8E4M3FN, #blocked> -> tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %yd = ttg.convert_layout %y : tensor<64x64xf8E4M3FN, #blocked> -> tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %e = tt.dot %xd, %yd, %h : tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf16, #blocked>
+    %g = tt.dot %xd, %yd, %f : tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x64xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d, %e, %g : tensor<64x64xi32, #blocked>, tensor<64x64xf16, #blocked>, tensor<64x64xf32, #blocked>
   }
 }

@@ -67,8 +67,8 @@ def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
     v3 accumulator spans a multiple of 4 warps, which must be the
     module's `ttg.num-warps`.)
 
-    The CPU oracle computes it as `tt.dot` does (ignoring `useC`); the GPU
-    lowering has no pattern for it.
+    The CPU oracle computes it as `tt.dot` does (`c` left out when `useC`
+    is false); the GPU lowering issues wgmma.mma_async (WgmmaOpToLLVM).
 
     ```mlir
     #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
