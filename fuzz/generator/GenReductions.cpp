@@ -1,11 +1,13 @@
 // Ops of the program generator that combine many elements: tt.reduce (with
 // a random associative, commutative combine, or an argmax/argmin over
-// (value, index) pairs), tt.scan, and tt.dot on FMA-sized shapes.
+// (value, index) pairs), tt.scan, and tt.dot on FMA-sized shapes and on
+// shapes wgmma takes.
 #include "fuzz/generator/ProgramGenState.h"
 
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tgpu::gen::detail {
 
@@ -156,6 +158,14 @@ void ProgramGen::genDot() {
     genFloatArith();
     return;
   }
+  // Half the time, when the largest tensor allows it, a shape wgmma takes
+  // (M a multiple of 64, N of 8, 32 bytes of K per step): the TTIR
+  // pipeline at cuda:90 puts it on wgmma, the TTGIR variant on random
+  // #ttg.nvidia_mma v3 layouts.
+  if (maxNumel >= 1024 && src.coin()) {
+    genWgmmaDot(maxNumel);
+    return;
+  }
   int64_t m = int64_t(16) << src.below(2), nn = int64_t(16) << src.below(2),
           k = int64_t(16) << src.below(2);
   while (m * k > maxNumel || k * nn > maxNumel || m * nn > maxNumel) {
@@ -190,6 +200,52 @@ void ProgramGen::genDot() {
   r.bound = kd * a.bound * b.bound + c.bound;
   r.err = kd * (a.err * b.bound + b.err * a.bound) + c.err +
           kd * epsOf(acc) * r.bound;
+  add(rescale(r));
+}
+
+void ProgramGen::genWgmmaDot(int64_t maxNumel) {
+  // f16 into f32 or f16, bf16 into f32, f32 as tf32 into f32.
+  static const Elem ins[] = {Elem::F16, Elem::F16, Elem::BF16, Elem::F32};
+  Elem in = ins[src.below(4)];
+  Elem acc = in == Elem::F16 && src.chance(1, 3) ? Elem::F16 : Elem::F32;
+  int64_t kStep = in == Elem::F32 ? 8 : 16;
+  int64_t m = int64_t(64) << src.below(2), nn = int64_t(8) << src.below(5),
+          k = kStep << src.below(3);
+  while (m * k > maxNumel || k * nn > maxNumel || m * nn > maxNumel) {
+    if (k > kStep)
+      k /= 2;
+    else if (nn > 8)
+      nn /= 2;
+    else if (m > 64)
+      m /= 2;
+    else
+      break;
+  }
+  if (m * k > maxNumel || k * nn > maxNumel || m * nn > maxNumel) {
+    genFloatArith();
+    return;
+  }
+  VType at{in, {m, k}}, bt{in, {k, nn}}, ct{acc, {m, nn}};
+  Val a = materialize(at), b = materialize(bt);
+  if (a.bound > 4)
+    a = clampFloat(a, -4, 4);
+  if (b.bound > 4)
+    b = clampFloat(b, -4, 4);
+  Val c = materialize(ct);
+  double cMax = acc == Elem::F16 ? 16 : 64;
+  if (c.bound > cMax)
+    c = clampFloat(c, -cMax, cMax);
+  Val r = emitValue("tt.dot " + a.name + ", " + b.name + ", " + c.name +
+                        ", inputPrecision = tf32 : " + typeStr(at) + " * " +
+                        typeStr(bt) + " -> " + typeStr(ct),
+                    ct);
+  double kd = double(k);
+  r.bound = kd * a.bound * b.bound + c.bound;
+  // tf32 keeps 10 fraction bits of each f32 operand: a product may be off
+  // by 2^-10 of its size.
+  double operandEps = in == Elem::F32 ? std::ldexp(1.0, -10) : 0.0;
+  r.err = kd * (a.err * b.bound + b.err * a.bound) + c.err +
+          kd * a.bound * b.bound * operandEps + kd * epsOf(acc) * r.bound;
   add(rescale(r));
 }
 

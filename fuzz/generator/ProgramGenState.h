@@ -251,6 +251,7 @@ private:
   void genScan();
   Val combineAlong(const Val &a, unsigned axis, bool scan);
   void genDot();
+  void genWgmmaDot(int64_t maxNumel);
 
   // ---- control flow (GenControlFlow.cpp) ----
   void genFor(unsigned depth);

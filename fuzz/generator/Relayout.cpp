@@ -10,11 +10,14 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "tgpu/Layout/Wgmma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -25,6 +28,7 @@ namespace tgpu::gen {
 using namespace mlir;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
@@ -83,6 +87,12 @@ public:
           tensors.push_back(r);
     for (uint64_t i = 0; i < pairs && !tensors.empty(); ++i)
       convertPair(tensors[src.below(tensors.size())]);
+    // Dots wgmma can take, on cuda:90, half the time onto it.
+    SmallVector<tt::DotOp> dots;
+    module.walk([&](tt::DotOp dot) { dots.push_back(dot); });
+    for (tt::DotOp dot : dots)
+      if (ttg::lookupComputeCapability(dot) == 90 && src.coin())
+        toWarpGroupDot(dot);
   }
 
 private:
@@ -113,6 +123,136 @@ private:
         return layout;
     }
     return nullptr;
+  }
+
+  // A tt.dot rewritten as a ttng.warp_group_dot on a random #ttg.nvidia_mma
+  // v3 layout: warp groups along M as far as M has 16 rows a warp, the
+  // rest along N; a random instruction N dividing each warp's share of N;
+  // B (and A, half the time) through local_alloc in a random nvmma_shared
+  // layout that wgmma can read, the other half A in registers as
+  // #ttg.dot_op of the result; a useC flag that keeps C's meaning.
+  // Operands and result convert to and from the dot's layouts, so the
+  // program means what it meant.
+  void toWarpGroupDot(tt::DotOp dot) {
+    auto cType = cast<RankedTensorType>(dot.getType());
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    auto bType = cast<RankedTensorType>(dot.getB().getType());
+    Type elem = aType.getElementType(), cElem = cType.getElementType();
+    if (cType.getRank() != 2 || numWarps % 4 || elem != bType.getElementType())
+      return;
+    bool f16ish = elem.isF16() || elem.isBF16();
+    bool tf32 = elem.isF32() &&
+                dot.getInputPrecision() == tt::InputPrecision::TF32;
+    if (!(f16ish || tf32) ||
+        !(cElem.isF32() || (elem.isF16() && cElem.isF16())))
+      return;
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    int64_t tileK = 256 / bits;
+    int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
+    int64_t K = aType.getDimSize(1);
+    if (M % 64 || N % 8 || K % tileK)
+      return;
+    // Warps: 4 x 2^i along M (16 rows a warp), the rest along N.
+    SmallVector<unsigned> warpChoices;
+    for (unsigned wm = 4; wm <= numWarps && 16 * int64_t(wm) <= M; wm *= 2)
+      if ((N / (numWarps / wm)) % 8 == 0 && N % (numWarps / wm) == 0)
+        warpChoices.push_back(wm);
+    if (warpChoices.empty())
+      return;
+    unsigned wm = warpChoices[src.below(warpChoices.size())];
+    unsigned wn = numWarps / wm;
+    int64_t share = N / wn;
+    SmallVector<int64_t> ns;
+    for (int64_t n = 8; n <= std::min<int64_t>(share, 256); n += 8)
+      if (share % n == 0)
+        ns.push_back(n);
+    int64_t tileN = ns[src.below(ns.size())];
+    auto mma = ttg::NvidiaMmaEncodingAttr::get(
+        ctx, /*versionMajor=*/3, /*versionMinor=*/0, {wm, wn},
+        {16, unsigned(tileN), unsigned(tileK)}, /*cgaBases=*/{});
+    // A shared layout wgmma reads for operand `isB` with `tileMN` rows
+    // or columns an instruction, found by trying random ones.
+    auto sharedFor = [&](ArrayRef<int64_t> shape, bool isB,
+                         int64_t tileMN) -> Attribute {
+      for (int attempt = 0; attempt < 6; ++attempt) {
+        static const unsigned swizzles[] = {0, 32, 64, 128};
+        unsigned swizzle = swizzles[src.below(4)];
+        // Only 16-bit operands may have their MN dim contiguous.
+        bool transposed = f16ish ? src.coin() : isB;
+        auto enc = ttg::NVMMASharedEncodingAttr::get(
+            ctx, swizzle, transposed, bits, /*fp4Padded=*/false, /*rank=*/2,
+            /*cgaBases=*/{});
+        auto ll = ::tgpu::layout::toLinearLayout(shape, enc);
+        if (!ll) {
+          llvm::consumeError(ll.takeError());
+          continue;
+        }
+        auto inverse = ll->invert();
+        if (!inverse) {
+          llvm::consumeError(inverse.takeError());
+          continue;
+        }
+        auto plan = ::tgpu::layout::planWgmmaOperand(
+            *inverse, isB ? "dim1" : "dim0", isB ? "dim0" : "dim1",
+            int(tileMN), int(tileK), int(bits));
+        if (plan)
+          return enc;
+        llvm::consumeError(plan.takeError());
+      }
+      return nullptr;
+    };
+    OpBuilder b(dot);
+    Location loc = dot.getLoc();
+    auto stage = [&](Value v, Attribute enc) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      auto memType = ttg::MemDescType::get(
+          ctx, t.getShape(), elem, enc, ttg::SharedMemorySpaceAttr::get(ctx),
+          /*mutableMemory=*/false, t.getShape());
+      return ttg::LocalAllocOp::create(b, loc, memType, v, IntegerAttr());
+    };
+    Attribute bShared = sharedFor(bType.getShape(), /*isB=*/true, tileN);
+    if (!bShared)
+      return;
+    Value a;
+    if (src.coin()) {
+      auto enc = ttg::DotOperandEncodingAttr::get(ctx, 0, mma, 32 / bits);
+      a = ttg::ConvertLayoutOp::create(b, loc, withEncoding(aType, enc),
+                                       dot.getA());
+    } else {
+      Attribute aShared = sharedFor(aType.getShape(), /*isB=*/false, 64);
+      if (!aShared)
+        return;
+      a = stage(dot.getA(), aShared);
+    }
+    Value bOp = stage(dot.getB(), bShared);
+    Value c = ttg::ConvertLayoutOp::create(b, loc, withEncoding(cType, mma),
+                                           dot.getC());
+    // useC: absent, true (constant, or computed at run time so that only
+    // the predicated instruction knows it), or false where C is zero.
+    Value useC;
+    switch (src.below(4)) {
+    case 0:
+      break;
+    case 1: {
+      bool cIsZero = matchPattern(dot.getC(), m_AnyZeroFloat()) ||
+                     matchPattern(dot.getC(), m_Zero());
+      useC = arith::ConstantIntOp::create(b, loc, b.getI1Type(),
+                                          !(cIsZero && src.coin()));
+      break;
+    }
+    default: {
+      Value pid = tt::GetProgramIdOp::create(b, loc, tt::ProgramIDDim::X);
+      Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+      useC = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pid, zero);
+    }
+    }
+    auto wgd = ttng::WarpGroupDotOp::create(
+        b, loc, withEncoding(cType, mma), a, bOp, c, useC,
+        dot.getInputPrecision(), dot.getMaxNumImpreciseAcc(),
+        /*isAsync=*/false);
+    auto back = ttg::ConvertLayoutOp::create(b, loc, cType, wgd.getResult());
+    dot.getResult().replaceAllUsesWith(back.getResult());
+    dot.erase();
   }
 
   static bool hasMultiBitBasis(ArrayRef<int64_t> shape, Attribute layout) {
