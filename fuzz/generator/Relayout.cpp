@@ -141,8 +141,8 @@ private:
     if (cType.getRank() != 2 || numWarps % 4 || elem != bType.getElementType())
       return;
     bool f16ish = elem.isF16() || elem.isBF16();
-    bool tf32 = elem.isF32() &&
-                dot.getInputPrecision() == tt::InputPrecision::TF32;
+    bool tf32 =
+        elem.isF32() && dot.getInputPrecision() == tt::InputPrecision::TF32;
     if (!(f16ish || tf32) ||
         !(cElem.isF32() || (elem.isF16() && cElem.isF16())))
       return;
@@ -193,8 +193,8 @@ private:
           continue;
         }
         auto plan = ::tgpu::layout::planWgmmaOperand(
-            *inverse, isB ? "dim1" : "dim0", isB ? "dim0" : "dim1",
-            int(tileMN), int(tileK), int(bits));
+            *inverse, isB ? "dim1" : "dim0", isB ? "dim0" : "dim1", int(tileMN),
+            int(tileK), int(bits));
         if (plan)
           return enc;
         llvm::consumeError(plan.takeError());
@@ -243,7 +243,8 @@ private:
     default: {
       Value pid = tt::GetProgramIdOp::create(b, loc, tt::ProgramIDDim::X);
       Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-      useC = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pid, zero);
+      useC =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pid, zero);
     }
     }
     auto wgd = ttng::WarpGroupDotOp::create(

@@ -57,9 +57,9 @@ unsigned tgpu::cpu::byteSize(ScalarKind k) {
 }
 
 llvm::StringRef tgpu::cpu::name(ScalarKind k) {
-  static const char *names[] = {"i1",  "i8",   "i16", "i32",      "i64",
-                                "f16", "bf16", "f32", "f64",      "f8E4M3FN",
-                                "f8E5M2"};
+  static const char *names[] = {"i1",  "i8",       "i16",   "i32",
+                                "i64", "f16",      "bf16",  "f32",
+                                "f64", "f8E4M3FN", "f8E5M2"};
   return names[unsigned(k)];
 }
 

@@ -26,8 +26,7 @@ struct ElemType {
   bool isFloat() const { return kind == Float; }
   bool operator==(const ElemType &o) const {
     return kind == o.kind && bits == o.bits && bf16 == o.bf16 &&
-           e4m3 == o.e4m3 &&
-           (kind != Ptr || pointee == o.pointee);
+           e4m3 == o.e4m3 && (kind != Ptr || pointee == o.pointee);
   }
 };
 

@@ -4,9 +4,10 @@
 //            [--num-warps N] [--dump DIR] [--dump-inputs DIR] -- ARG...
 //
 // One ARG per kernel argument: i1=V ... i64=V, f16=V, bf16=V, f32=V, f64=V,
-// f8E4M3FN=V, f8E5M2=V, or a buffer ptr:T=zeros:N | ptr:T=rand:N[:SEED] | ptr:T=iota:N |
-// ptr:T=@FILE. Exit status: 0 success, 1 bad input or unsupported op,
-// 2 undefined behaviour (or a failed device assertion) in the kernel.
+// f8E4M3FN=V, f8E5M2=V, or a buffer ptr:T=zeros:N | ptr:T=rand:N[:SEED] |
+// ptr:T=iota:N | ptr:T=@FILE. Exit status: 0 success, 1 bad input or
+// unsupported op, 2 undefined behaviour (or a failed device assertion) in the
+// kernel.
 #include "oracles/cpu/Interpreter.h"
 #include "oracles/cpu/RunArgs.h"
 #include "oracles/cpu/Values.h"

@@ -513,12 +513,12 @@ void mlir::tgpu::populateElementwiseOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &) {
   patterns.add<ArithMathOnTensors>(converter, patterns.getContext());
-  patterns.add<
-      SplatConstantLowering, AddPtrLowering, ExternElementwiseLowering,
-      RegisterwiseLowering<tt::PreciseSqrtOp>,
-      RegisterwiseLowering<tt::PreciseDivFOp>,
-      RegisterwiseLowering<tt::ClampFOp>, RegisterwiseLowering<tt::MulhiUIOp>,
-      RegisterwiseLowering<tt::IntToPtrOp>,
-      RegisterwiseLowering<tt::PtrToIntOp>, RegisterwiseLowering<tt::BitcastOp>,
-      FpToFpLowering>(converter);
+  patterns.add<SplatConstantLowering, AddPtrLowering, ExternElementwiseLowering,
+               RegisterwiseLowering<tt::PreciseSqrtOp>,
+               RegisterwiseLowering<tt::PreciseDivFOp>,
+               RegisterwiseLowering<tt::ClampFOp>,
+               RegisterwiseLowering<tt::MulhiUIOp>,
+               RegisterwiseLowering<tt::IntToPtrOp>,
+               RegisterwiseLowering<tt::PtrToIntOp>,
+               RegisterwiseLowering<tt::BitcastOp>, FpToFpLowering>(converter);
 }

@@ -69,15 +69,24 @@ auto fragA(int tileK, int perReg) {
 // The PTX type suffix of a wgmma operand or accumulator type.
 StringRef ptxTypeName(NVVM::WGMMATypes t) {
   switch (t) {
-  case NVVM::WGMMATypes::f16: return "f16";
-  case NVVM::WGMMATypes::bf16: return "bf16";
-  case NVVM::WGMMATypes::tf32: return "tf32";
-  case NVVM::WGMMATypes::e4m3: return "e4m3";
-  case NVVM::WGMMATypes::e5m2: return "e5m2";
-  case NVVM::WGMMATypes::s8: return "s8";
-  case NVVM::WGMMATypes::f32: return "f32";
-  case NVVM::WGMMATypes::s32: return "s32";
-  default: return "";
+  case NVVM::WGMMATypes::f16:
+    return "f16";
+  case NVVM::WGMMATypes::bf16:
+    return "bf16";
+  case NVVM::WGMMATypes::tf32:
+    return "tf32";
+  case NVVM::WGMMATypes::e4m3:
+    return "e4m3";
+  case NVVM::WGMMATypes::e5m2:
+    return "e5m2";
+  case NVVM::WGMMATypes::s8:
+    return "s8";
+  case NVVM::WGMMATypes::f32:
+    return "f32";
+  case NVVM::WGMMATypes::s32:
+    return "s32";
+  default:
+    return "";
   }
 }
 
@@ -89,10 +98,9 @@ StringRef ptxTypeName(NVVM::WGMMATypes t) {
 // imm-trans-b; integers take neither.
 SmallVector<Value> emitWgmmaAsm(RewriterBase &rewriter, Location loc,
                                 ArrayRef<Value> d, ArrayRef<Value> a,
-                                Value descB, Value scaleD, int tileN,
-                                int tileK, NVVM::WGMMATypes abType,
-                                NVVM::WGMMATypes dType, bool transA,
-                                bool transB) {
+                                Value descB, Value scaleD, int tileN, int tileK,
+                                NVVM::WGMMATypes abType, NVVM::WGMMATypes dType,
+                                bool transA, bool transB) {
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
   int n = int(d.size());
@@ -320,8 +328,7 @@ struct WarpGroupDotLowering
     else if (cElem.isF32())
       dType = NVVM::WGMMATypes::f32;
     else if (f16Acc && abType != NVVM::WGMMATypes::bf16 &&
-             abType != NVVM::WGMMATypes::tf32 &&
-             abType != NVVM::WGMMATypes::s8)
+             abType != NVVM::WGMMATypes::tf32 && abType != NVVM::WGMMATypes::s8)
       dType = NVVM::WGMMATypes::f16;
     else
       return op.emitError("wgmma has no ")
@@ -463,13 +470,13 @@ struct WarpGroupDotLowering
     // D registers of one instruction: f32 and s32 one element each, f16
     // two (an f16x2 pair of consecutive fragment elements).
     Type half2 = VectorType::get(2, rewriter.getF16Type());
-    Type dRegType = f16Acc ? half2
+    Type dRegType = f16Acc          ? half2
                     : cElem.isF32() ? Type(rewriter.getF32Type())
                                     : Type(i32);
     int fragElems = tileN / 2;
     int dRegs = f16Acc ? fragElems / 2 : fragElems;
-    auto fragType =
-        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(dRegs, dRegType));
+    auto fragType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(dRegs, dRegType));
     bool viaAsm = aTensor || !useC;
 
     // Everything the instructions read from registers (accumulators packed
@@ -509,9 +516,8 @@ struct WarpGroupDotLowering
           v = LLVM::InsertElementOp::create(rewriter, loc, v,
                                             acc[cReg[2 * j + h]],
                                             i32Constant(rewriter, loc, h));
-        d.push_back(viaAsm ? Value(LLVM::BitcastOp::create(rewriter, loc, i32,
-                                                           v))
-                           : v);
+        d.push_back(
+            viaAsm ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, v)) : v);
       }
       for (int64_t k0 = 0; k0 < K; k0 += tileK) {
         beforeFence();

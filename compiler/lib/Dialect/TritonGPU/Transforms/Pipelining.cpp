@@ -39,8 +39,8 @@ bool mlir::tgpu::canCopyAsynchronously(tt::LoadOp load,
     auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
     if (!alloc)
       continue;
-    auto shared = ::tgpu::layout::toLinearLayout(
-        ptrType.getShape(), alloc.getType().getEncoding());
+    auto shared = ::tgpu::layout::toLinearLayout(ptrType.getShape(),
+                                                 alloc.getType().getEncoding());
     if (!shared) {
       llvm::consumeError(shared.takeError());
       return false;
@@ -50,9 +50,8 @@ bool mlir::tgpu::canCopyAsynchronously(tt::LoadOp load,
       llvm::consumeError(toOffset.takeError());
       return false;
     }
-    vec = std::min<int64_t>(
-        vec, ::tgpu::layout::getAlignedRegisterRun(
-                 *toOffset, toOffset->findOut("offset")));
+    vec = std::min<int64_t>(vec, ::tgpu::layout::getAlignedRegisterRun(
+                                     *toOffset, toOffset->findOut("offset")));
   }
   return vec * elemBytes >= 4;
 }
