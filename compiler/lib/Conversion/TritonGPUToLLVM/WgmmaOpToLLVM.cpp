@@ -236,6 +236,60 @@ SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
   return result;
 }
 
+// `values` made registers where the builder stands. The back end
+// materializes a constant (and may place other plain computations) right
+// before its use, which for a wgmma operand is after the wgmma.fence: a
+// register write the PTX ISA requires the fence to follow (ptxas then reads
+// stale accumulators). Values computed elsewhere (loop-carried, results of
+// an asm) already are registers and pass unchanged; the others go through
+// one empty asm with side effects, which stays before the fence.
+SmallVector<Value> pinRegisters(RewriterBase &rewriter, Location loc,
+                                ArrayRef<Value> values) {
+  Type i32 = rewriter.getI32Type();
+  SmallVector<Value> result(values.begin(), values.end());
+  SmallVector<unsigned> pinned;
+  SmallVector<Value> operands;
+  std::string constraints, ties;
+  // Already a register: a block argument or an asm result, or a part of
+  // one.
+  auto isRegister = [](Value v) {
+    while (auto extract = v.getDefiningOp<LLVM::ExtractValueOp>())
+      v = extract.getContainer();
+    return isa<BlockArgument>(v) || v.getDefiningOp<LLVM::InlineAsmOp>();
+  };
+  for (auto [i, v] : llvm::enumerate(values)) {
+    if (isRegister(v))
+      continue;
+    Value reg = v.getType().isF32() || v.getType().isInteger(32)
+                    ? v
+                    : Value(LLVM::BitcastOp::create(rewriter, loc, i32, v));
+    constraints += std::string(operands.empty() ? "=" : ",=") +
+                   (reg.getType().isF32() ? "f" : "r");
+    ties += "," + std::to_string(operands.size());
+    operands.push_back(reg);
+    pinned.push_back(unsigned(i));
+  }
+  if (operands.empty())
+    return result;
+  SmallVector<Type> types;
+  for (Value v : operands)
+    types.push_back(v.getType());
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc,
+      LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types), operands,
+      "", constraints + ties, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr);
+  for (auto [k, i] : llvm::enumerate(pinned)) {
+    Value v =
+        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), k);
+    if (v.getType() != values[i].getType())
+      v = LLVM::BitcastOp::create(rewriter, loc, values[i].getType(), v);
+    result[i] = v;
+  }
+  return result;
+}
+
 // One wgmma operand in shared memory: its descriptor fields and the byte
 // offset of each (mn, k) element in the buffer.
 struct SharedOperand {
@@ -519,6 +573,7 @@ struct WarpGroupDotLowering
         d.push_back(
             viaAsm ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, v)) : v);
       }
+      d = pinRegisters(rewriter, loc, d);
       for (int64_t k0 = 0; k0 < K; k0 += tileK) {
         beforeFence();
         SmallVector<int64_t> aStart, bStart;
@@ -547,6 +602,7 @@ struct WarpGroupDotLowering
             if (int(elems.size()) == perReg)
               aOps.push_back(packA(elems)), elems.clear();
           }
+          aOps = pinRegisters(rewriter, loc, aOps);
         }
         Value scale = scaleFlag(k0);
         afterFence();

@@ -73,10 +73,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // only (later steps add to D), then imm-scale-a/b = 1 and imm-trans-b = 1
 // (B [K, N] with N contiguous). There is no imm-trans-a with A in
 // registers. All four A registers of both K steps are packed before the
-// wgmma.fence.
+// wgmma.fence, and made registers there by an empty asm (else the back end
+// could compute them after the fence, which the PTX ISA does not allow).
 // CHECK-LABEL: llvm.func @a_in_registers
 // CHECK: llvm.zext %{{.*}} : i1 to i32
 // CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,0,1,2,3"
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: llvm.bitcast
 // CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $37, 0;\0Awgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,r,r,r,r,l,r"
@@ -138,6 +140,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : tensor<64x32xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * !ttg.memdesc<32x16xi8, #sharedB, #smem, mutable> -> tensor<64x16xi32, #mma>
     %ps = tt.splat %p : !tt.ptr<i32> -> tensor<64x16x!tt.ptr<i32>, #mma>
     tt.store %ps, %d : tensor<64x16x!tt.ptr<i32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// A constant accumulator: the back end would materialize each constant
+// right before the wgmma that reads it, after the wgmma.fence (Triton 3.6
+// does, and ptxas then computes a wrong result). The 16 registers go
+// through an empty asm before the fence; a loop-carried or argument
+// accumulator (above) is a register already and does not.
+// CHECK-LABEL: llvm.func @constant_acc
+// CHECK: llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+// CHECK-NEXT: llvm.extractvalue
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @constant_acc(%p: !tt.ptr<f32>) {
+    %c = arith.constant dense<-2.000000e+00> : tensor<64x32xf32, #mma>
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> * !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<64x32xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x32x!tt.ptr<f32>, #mma>
     tt.return
   }
 }
