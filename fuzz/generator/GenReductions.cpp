@@ -209,12 +209,16 @@ void ProgramGen::genWgmmaDot(int64_t maxNumel) {
   Elem in = ins[src.below(4)];
   Elem acc = in == Elem::F16 && src.chance(1, 3) ? Elem::F16 : Elem::F32;
   int64_t kStep = in == Elem::F32 ? 8 : 16;
-  int64_t m = int64_t(64) << src.below(2), nn = int64_t(8) << src.below(5),
+  // N = 8 is valid IR and tgpu's, but Triton's front end makes no dot
+  // narrower than 16 and its wgmma lowering miscompiles some at n = 8
+  // (docs/FINDINGS.md finding 16): not in Triton-safe programs.
+  int64_t minN = pol.tritonSafe ? 16 : 8;
+  int64_t m = int64_t(64) << src.below(2), nn = minN << src.below(5),
           k = kStep << src.below(3);
   while (m * k > maxNumel || k * nn > maxNumel || m * nn > maxNumel) {
     if (k > kStep)
       k /= 2;
-    else if (nn > 8)
+    else if (nn > minN)
       nn /= 2;
     else if (m > 64)
       m /= 2;

@@ -162,10 +162,14 @@ private:
     unsigned wm = warpChoices[src.below(warpChoices.size())];
     unsigned wn = numWarps / wm;
     int64_t share = N / wn;
+    // Triton-safe variants keep instruction N at 16 or more (finding 16).
     SmallVector<int64_t> ns;
-    for (int64_t n = 8; n <= std::min<int64_t>(share, 256); n += 8)
+    for (int64_t n = pol.tritonSafe ? 16 : 8; n <= std::min<int64_t>(share, 256);
+         n += 8)
       if (share % n == 0)
         ns.push_back(n);
+    if (ns.empty())
+      return;
     int64_t tileN = ns[src.below(ns.size())];
     auto mma = ttg::NvidiaMmaEncodingAttr::get(
         ctx, /*versionMajor=*/3, /*versionMinor=*/0, {wm, wn},
