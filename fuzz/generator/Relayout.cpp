@@ -164,8 +164,8 @@ private:
     int64_t share = N / wn;
     // Triton-safe variants keep instruction N at 16 or more (finding 16).
     SmallVector<int64_t> ns;
-    for (int64_t n = pol.tritonSafe ? 16 : 8; n <= std::min<int64_t>(share, 256);
-         n += 8)
+    for (int64_t n = pol.tritonSafe ? 16 : 8;
+         n <= std::min<int64_t>(share, 256); n += 8)
       if (share % n == 0)
         ns.push_back(n);
     if (ns.empty())
