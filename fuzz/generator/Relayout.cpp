@@ -93,6 +93,12 @@ public:
     for (tt::DotOp dot : dots)
       if (ttg::lookupComputeCapability(dot) == 90 && src.coin())
         toWarpGroupDot(dot);
+    // Triton lowers an FMA dot only with operands of the accumulator's
+    // type (its accelerate-matmul widens them first; given 16-bit ones its
+    // FMA lowering asserts: docs/FINDINGS.md): Triton-safe variants widen
+    // them, which changes no value (f16 and bf16 are exact in f32).
+    if (pol.tritonSafe)
+      module.walk([&](tt::DotOp dot) { widenFmaOperands(dot); });
   }
 
 private:
@@ -258,6 +264,23 @@ private:
     auto back = ttg::ConvertLayoutOp::create(b, loc, cType, wgd.getResult());
     dot.getResult().replaceAllUsesWith(back.getResult());
     dot.erase();
+  }
+
+  void widenFmaOperands(tt::DotOp dot) {
+    auto cType = cast<RankedTensorType>(dot.getType());
+    if (!cType.getElementType().isF32() ||
+        !isa_and_nonnull<ttg::BlockedEncodingAttr>(cType.getEncoding()))
+      return;
+    OpBuilder b(dot);
+    for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
+      auto t = cast<RankedTensorType>(operand->get().getType());
+      if (!t.getElementType().isF16() && !t.getElementType().isBF16())
+        continue;
+      auto wide =
+          RankedTensorType::get(t.getShape(), b.getF32Type(), t.getEncoding());
+      operand->set(
+          arith::ExtFOp::create(b, dot.getLoc(), wide, operand->get()));
+    }
   }
 
   static bool hasMultiBitBasis(ArrayRef<int64_t> shape, Attribute layout) {
