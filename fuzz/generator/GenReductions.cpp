@@ -180,27 +180,8 @@ void ProgramGen::genDot() {
                              Elem::F32, Elem::BF16, Elem::F64};
   Elem in = ins[src.below(6)];
   Elem acc = in == Elem::F64 ? Elem::F64 : Elem::F32;
-  VType at{in, {m, k}}, bt{in, {k, nn}}, ct{acc, {m, nn}};
-  Val a = materialize(at), b = materialize(bt);
-  // Keep the operands small so the sum over k stays tame.
-  if (a.bound > 4)
-    a = clampFloat(a, -4, 4);
-  if (b.bound > 4)
-    b = clampFloat(b, -4, 4);
-  Val c = materialize(ct);
-  if (c.bound > 64)
-    c = clampFloat(c, -64, 64);
-  Val r = emitValue("tt.dot " + a.name + ", " + b.name + ", " + c.name +
-                        ", inputPrecision = " +
-                        (in == Elem::F32 || in == Elem::F64 ? "ieee" : "tf32") +
-                        " : " + typeStr(at) + " * " + typeStr(bt) + " -> " +
-                        typeStr(ct),
-                    ct);
-  double kd = double(k);
-  r.bound = kd * a.bound * b.bound + c.bound;
-  r.err = kd * (a.err * b.bound + b.err * a.bound) + c.err +
-          kd * epsOf(acc) * r.bound;
-  add(rescale(r));
+  emitDot(in, acc, m, nn, k, /*tf32=*/in != Elem::F32 && in != Elem::F64,
+          /*cMax=*/64);
 }
 
 void ProgramGen::genWgmmaDot(int64_t maxNumel) {
@@ -229,25 +210,33 @@ void ProgramGen::genWgmmaDot(int64_t maxNumel) {
     genFloatArith();
     return;
   }
-  VType at{in, {m, k}}, bt{in, {k, nn}}, ct{acc, {m, nn}};
+  emitDot(in, acc, m, nn, k, /*tf32=*/true,
+          /*cMax=*/acc == Elem::F16 ? 16 : 64);
+}
+
+// a [m, k] * b [k, n] + c of fresh operands: a and b clamped to [-4, 4]
+// so the sum over k stays tame, c to [-cMax, cMax].
+void ProgramGen::emitDot(Elem in, Elem acc, int64_t m, int64_t n, int64_t k,
+                         bool tf32, double cMax) {
+  VType at{in, {m, k}}, bt{in, {k, n}}, ct{acc, {m, n}};
   Val a = materialize(at), b = materialize(bt);
   if (a.bound > 4)
     a = clampFloat(a, -4, 4);
   if (b.bound > 4)
     b = clampFloat(b, -4, 4);
   Val c = materialize(ct);
-  double cMax = acc == Elem::F16 ? 16 : 64;
   if (c.bound > cMax)
     c = clampFloat(c, -cMax, cMax);
-  Val r = emitValue("tt.dot " + a.name + ", " + b.name + ", " + c.name +
-                        ", inputPrecision = tf32 : " + typeStr(at) + " * " +
-                        typeStr(bt) + " -> " + typeStr(ct),
-                    ct);
+  Val r =
+      emitValue("tt.dot " + a.name + ", " + b.name + ", " + c.name +
+                    ", inputPrecision = " + (tf32 ? "tf32" : "ieee") + " : " +
+                    typeStr(at) + " * " + typeStr(bt) + " -> " + typeStr(ct),
+                ct);
   double kd = double(k);
   r.bound = kd * a.bound * b.bound + c.bound;
   // tf32 keeps 10 fraction bits of each f32 operand: a product may be off
-  // by 2^-10 of its size.
-  double operandEps = in == Elem::F32 ? std::ldexp(1.0, -10) : 0.0;
+  // by 2^-10 of its size (16-bit operands are exact in tf32).
+  double operandEps = tf32 && in == Elem::F32 ? std::ldexp(1.0, -10) : 0.0;
   r.err = kd * (a.err * b.bound + b.err * a.bound) + c.err +
           kd * a.bound * b.bound * operandEps + kd * epsOf(acc) * r.bound;
   add(rescale(r));

@@ -252,6 +252,8 @@ private:
   Val combineAlong(const Val &a, unsigned axis, bool scan);
   void genDot();
   void genWgmmaDot(int64_t maxNumel);
+  void emitDot(Elem in, Elem acc, int64_t m, int64_t n, int64_t k, bool tf32,
+               double cMax);
 
   // ---- control flow (GenControlFlow.cpp) ----
   void genFor(unsigned depth);

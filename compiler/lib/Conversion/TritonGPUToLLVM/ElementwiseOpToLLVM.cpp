@@ -393,12 +393,7 @@ SmallVector<Value> emitToFp8(RewriterBase &rewriter, Location loc,
     if (isa<Float16Type>(from)) {
       // The f16x2 form converts the low half of its operand (element 0)
       // into the low byte of the result.
-      auto vecType = VectorType::get(2, from);
-      Value vec = LLVM::PoisonOp::create(rewriter, loc, vecType);
-      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, lo,
-                                          i32Constant(rewriter, loc, 0));
-      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, hi,
-                                          i32Constant(rewriter, loc, 1));
+      Value vec = packVector(rewriter, loc, {lo, hi});
       packed = NVVM::ConvertF16x2ToF8x2Op::create(rewriter, loc, i16, vec,
                                                   /*relu=*/false, to);
     } else {

@@ -150,11 +150,7 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     auto operand = [&](ArrayRef<Value> elems) -> Value {
       if (elems.size() == 1)
         return LLVM::BitcastOp::create(rewriter, loc, i32, elems[0]);
-      Type vecType = VectorType::get(2, elems[0].getType());
-      Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
-      for (int j = 0; j < 2; ++j)
-        v = LLVM::InsertElementOp::create(rewriter, loc, v, elems[j],
-                                          i32Constant(rewriter, loc, j));
+      Value v = packVector(rewriter, loc, elems.take_front(2));
       if (instr.ptxType == NVVM::MMATypes::f16)
         return v;
       return LLVM::BitcastOp::create(rewriter, loc, i32, v);

@@ -93,6 +93,16 @@ Value mlir::tgpu::i32Constant(RewriterBase &rewriter, Location loc,
                                   rewriter.getI32IntegerAttr(int32_t(v)));
 }
 
+Value mlir::tgpu::packVector(RewriterBase &rewriter, Location loc,
+                             ArrayRef<Value> elems) {
+  Type vecType = VectorType::get(int64_t(elems.size()), elems[0].getType());
+  Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
+  for (auto [i, e] : llvm::enumerate(elems))
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, e,
+                                      i32Constant(rewriter, loc, int64_t(i)));
+  return v;
+}
+
 Value mlir::tgpu::getThreadId(RewriterBase &rewriter, Location loc) {
   return NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
 }

@@ -66,30 +66,6 @@ auto fragA(int tileK, int perReg) {
   };
 }
 
-// The PTX type suffix of a wgmma operand or accumulator type.
-StringRef ptxTypeName(NVVM::WGMMATypes t) {
-  switch (t) {
-  case NVVM::WGMMATypes::f16:
-    return "f16";
-  case NVVM::WGMMATypes::bf16:
-    return "bf16";
-  case NVVM::WGMMATypes::tf32:
-    return "tf32";
-  case NVVM::WGMMATypes::e4m3:
-    return "e4m3";
-  case NVVM::WGMMATypes::e5m2:
-    return "e5m2";
-  case NVVM::WGMMATypes::s8:
-    return "s8";
-  case NVVM::WGMMATypes::f32:
-    return "f32";
-  case NVVM::WGMMATypes::s32:
-    return "s32";
-  default:
-    return "";
-  }
-}
-
 // One wgmma.mma_async written as PTX: D registers in and out (32-bit:
 // f32, s32 or f16x2 as b32), A as four 32-bit registers or a descriptor,
 // B's descriptor, and the scale of D as a 32-bit flag (0: D = A * B).
@@ -106,8 +82,9 @@ SmallVector<Value> emitWgmmaAsm(RewriterBase &rewriter, Location loc,
   int n = int(d.size());
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (2 * n + a.size() + 1)
      << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << tileN << "k" << tileK
-     << "." << ptxTypeName(dType) << "." << ptxTypeName(abType) << "."
-     << ptxTypeName(abType) << " {";
+     << "." << NVVM::stringifyWGMMATypes(dType) << "."
+     << NVVM::stringifyWGMMATypes(abType) << "."
+     << NVVM::stringifyWGMMATypes(abType) << " {";
   for (int i = 0; i < n; ++i)
     os << (i ? ", $" : "$") << i;
   os << "}, ";
@@ -186,13 +163,9 @@ SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
     Type t = values[i].getType();
     if (t.getIntOrFloatBitWidth() == 16 && i + 1 < values.size() &&
         values[i + 1].getType() == t) {
-      Type vec = VectorType::get(2, t);
-      Value v = LLVM::UndefOp::create(rewriter, loc, vec);
-      for (int h = 0; h < 2; ++h)
-        v = LLVM::InsertElementOp::create(rewriter, loc, v, values[i + h],
-                                          i32Constant(rewriter, loc, h));
+      Value v = packVector(rewriter, loc, values.slice(i, 2));
       operands.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
-      pairTypes.push_back(vec);
+      pairTypes.push_back(v.getType());
       ++i;
       continue;
     }
@@ -513,12 +486,8 @@ struct WarpGroupDotLowering
     auto packA = [&](ArrayRef<Value> elems) -> Value {
       if (elems.size() == 1)
         return LLVM::BitcastOp::create(rewriter, loc, i32, elems[0]);
-      Type vecType = VectorType::get(int64_t(elems.size()), elems[0].getType());
-      Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
-      for (auto [j, e] : llvm::enumerate(elems))
-        v = LLVM::InsertElementOp::create(rewriter, loc, v, e,
-                                          i32Constant(rewriter, loc, j));
-      return LLVM::BitcastOp::create(rewriter, loc, i32, v);
+      return LLVM::BitcastOp::create(rewriter, loc, i32,
+                                     packVector(rewriter, loc, elems));
     };
 
     // D registers of one instruction: f32 and s32 one element each, f16
@@ -565,11 +534,8 @@ struct WarpGroupDotLowering
           d.push_back(acc[cReg[j]]);
           continue;
         }
-        Value v = LLVM::UndefOp::create(rewriter, loc, half2);
-        for (int h = 0; h < 2; ++h)
-          v = LLVM::InsertElementOp::create(rewriter, loc, v,
-                                            acc[cReg[2 * j + h]],
-                                            i32Constant(rewriter, loc, h));
+        Value v =
+            packVector(rewriter, loc, {acc[cReg[2 * j]], acc[cReg[2 * j + 1]]});
         d.push_back(
             viaAsm ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, v)) : v);
       }

@@ -50,6 +50,10 @@ Value packValues(RewriterBase &rewriter, Location loc, Type structType,
 
 Value i32Constant(RewriterBase &rewriter, Location loc, int64_t v);
 
+// A vector of `elems` (all one type), element 0 first: how several values
+// travel in one register (an f16x2 pair, four i8 in an i32).
+Value packVector(RewriterBase &rewriter, Location loc, ArrayRef<Value> elems);
+
 // threadIdx.x, and its lane and warp parts.
 Value getThreadId(RewriterBase &rewriter, Location loc);
 std::pair<Value, Value> getLaneAndWarpId(RewriterBase &rewriter, Location loc,

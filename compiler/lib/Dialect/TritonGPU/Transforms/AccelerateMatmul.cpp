@@ -286,9 +286,14 @@ struct AccelerateMatmul
     Location loc = dot.getLoc();
     // wgmma reads 16-bit operands either way round, others K-major only.
     bool anyOrder = elem.isF16() || elem.isBF16();
-    auto stage = [&](Value v, unsigned opIdx) -> Value {
+    // The operand as computed, before its layout conversions.
+    auto unconverted = [](Value v) {
       while (auto cvt = v.getDefiningOp<ttg::ConvertLayoutOp>())
         v = cvt.getSrc();
+      return v;
+    };
+    auto stage = [&](Value v, unsigned opIdx) -> Value {
+      v = unconverted(v);
       auto type = cast<RankedTensorType>(v.getType());
       SmallVector<unsigned> order = {1, 0};
       if (auto src = dyn_cast<ttg::BlockedEncodingAttr>(type.getEncoding()))
@@ -309,9 +314,7 @@ struct AccelerateMatmul
     if (comesFromLoadOrBlockArg(dot.getA())) {
       a = stage(dot.getA(), 0);
     } else {
-      Value v = dot.getA();
-      while (auto cvt = v.getDefiningOp<ttg::ConvertLayoutOp>())
-        v = cvt.getSrc();
+      Value v = unconverted(dot.getA());
       auto enc = ttg::DotOperandEncodingAttr::get(
           ctx, 0, mma, 32 / elem.getIntOrFloatBitWidth());
       a = ttg::ConvertLayoutOp::create(
