@@ -265,6 +265,36 @@ SmallVector<Value> mlir::tgpu::emitSharedPointers(
   return pointers;
 }
 
+SmallVector<Value>
+mlir::tgpu::loadWithLdMatrix(RewriterBase &rewriter, Location loc,
+                             const ::tgpu::layout::LdMatrixPlan &plan,
+                             Type elem, Value base, int32_t xorOffset) {
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<Value> rows = emitSharedPointers(
+      rewriter, loc, plan.addresses, base, elem, /*threadsPerWarp=*/32,
+      [](int32_t) { return true; }, xorOffset);
+  Type i32 = rewriter.getI32Type();
+  Type resultType = plan.num == 1 ? i32
+                                  : LLVM::LLVMStructType::getLiteral(
+                                        ctx, SmallVector<Type>(plan.num, i32));
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto pairType = VectorType::get(2, elem);
+  SmallVector<Value> values;
+  for (Value row : rows) {
+    Value loaded = NVVM::LdMatrixOp::create(
+        rewriter, loc, resultType, row, uint32_t(plan.num),
+        plan.trans ? NVVM::MMALayout::col : NVVM::MMALayout::row, shape,
+        NVVM::LdStMatrixEltType::B16);
+    for (Value word : unpackValues(rewriter, loc, loaded)) {
+      Value pair = LLVM::BitcastOp::create(rewriter, loc, pairType, word);
+      for (int j = 0; j < 2; ++j)
+        values.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, pair, i32Constant(rewriter, loc, j)));
+    }
+  }
+  return values;
+}
+
 Value mlir::tgpu::emitUniqueOwnerPredicate(RewriterBase &rewriter,
                                            Location loc,
                                            const LinearLayout &layout,

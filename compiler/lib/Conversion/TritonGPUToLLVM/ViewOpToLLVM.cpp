@@ -217,6 +217,95 @@ void emitWarpShuffles(RewriterBase &rewriter, Location loc,
   }
 }
 
+// The registers of a vector access: `bits` are the register bits that
+// walk one vector, element i of the vector at register
+// first | (bit j of i at bits[j]); `first` has all of them clear.
+int32_t vectorRegister(int32_t first, ArrayRef<int> bits, int32_t i) {
+  for (auto [j, bit] : llvm::enumerate(bits))
+    if (i & (1 << j))
+      first |= int32_t(1) << bit;
+  return first;
+}
+
+// Whether register r starts a vector that holds an element no lower
+// register holds (owner: the lowest register with the same element):
+// every element is accessed once.
+bool startsOwnedVector(int32_t r, ArrayRef<int> bits,
+                       const std::vector<int32_t> &owner) {
+  for (int bit : bits)
+    if (r & (int32_t(1) << bit))
+      return false;
+  for (int32_t i = 0, e = int32_t(1) << bits.size(); i < e; ++i) {
+    int32_t reg = vectorRegister(r, bits, i);
+    if (owner[reg] == reg)
+      return true;
+  }
+  return false;
+}
+
+// Stores `in` through `map` (register/lane/warp -> offset), one vector of
+// 2^bits.size() elements per access.
+void storeVectors(RewriterBase &rewriter, Location loc, const LinearLayout &map,
+                  const std::vector<int32_t> &owner, ArrayRef<int> bits,
+                  Value base, Type memElem, int64_t elementBytes,
+                  int threadsPerWarp, ArrayRef<Value> in) {
+  const int vec = 1 << bits.size();
+  Type vecType = vec == 1 ? memElem : VectorType::get(vec, memElem);
+  SmallVector<Value> pointers = emitSharedPointers(
+      rewriter, loc, map, base, memElem, threadsPerWarp,
+      [&](int32_t r) { return startsOwnedVector(r, bits, owner); });
+  for (int32_t r = 0, e = int32_t(in.size()); r < e; ++r) {
+    if (!pointers[r])
+      continue;
+    Value v =
+        vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
+    for (int i = 0; i < vec; ++i) {
+      Value x =
+          toSharedMemoryValue(rewriter, loc, in[vectorRegister(r, bits, i)]);
+      v = vec == 1 ? x
+                   : Value(LLVM::InsertElementOp::create(
+                         rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
+    }
+    LLVM::StoreOp::create(rewriter, loc, v, pointers[r],
+                          unsigned(vec * elementBytes));
+  }
+}
+
+// Loads the registers of `map` the same way; a register whose element a
+// lower one holds (a broadcast) copies it.
+SmallVector<Value>
+loadVectors(RewriterBase &rewriter, Location loc, const LinearLayout &map,
+            const std::vector<int32_t> &owner, ArrayRef<int> bits, Value base,
+            Type memElem, Type elem, int64_t elementBytes, int threadsPerWarp) {
+  const int vec = 1 << bits.size();
+  Type vecType = vec == 1 ? memElem : VectorType::get(vec, memElem);
+  SmallVector<Value> pointers = emitSharedPointers(
+      rewriter, loc, map, base, memElem, threadsPerWarp,
+      [&](int32_t r) { return startsOwnedVector(r, bits, owner); });
+  const int32_t regs = int32_t(owner.size());
+  SmallVector<Value> out(regs);
+  for (int32_t r = 0; r < regs; ++r) {
+    if (!pointers[r])
+      continue;
+    Value v = LLVM::LoadOp::create(rewriter, loc, vecType, pointers[r],
+                                   unsigned(vec * elementBytes));
+    for (int i = 0; i < vec; ++i) {
+      Value x = vec == 1
+                    ? v
+                    : Value(LLVM::ExtractElementOp::create(
+                          rewriter, loc, v, i32Constant(rewriter, loc, i)));
+      out[vectorRegister(r, bits, i)] =
+          fromSharedMemoryValue(rewriter, loc, x, elem);
+    }
+  }
+  // Registers are visited in order and owners are lower: every copy's
+  // source is set by then.
+  for (int32_t r = 0; r < regs; ++r)
+    if (!out[r])
+      out[r] = out[owner[r]];
+  return out;
+}
+
 // convert_layout: a register permutation when both layouts keep every
 // element in the same thread; warp shuffles when every element stays in
 // its warp (WarpShuffle.h); otherwise through shared memory, staged in a
@@ -272,60 +361,24 @@ struct ConvertLayoutLowering
       llvm::consumeError(loadMap.takeError());
       return op.emitError("the two layouts do not cover the same elements");
     }
-    const int vec = 1 << staging->vectorLog2;
-    Type vecType = vec == 1 ? memElem : VectorType::get(vec, memElem);
-    const unsigned align = vec * memoryElementBytes(srcType);
     Value base = getSharedMemoryBase(rewriter, op);
-    // Registers [r, r + vec) are consecutive elements from the pointer of r
-    // on. A group is accessed unless each of its registers holds the same
-    // element as a lower one (a layout that broadcasts along registers):
-    // every element is stored once and loaded once.
-    auto firstOfGroupWithOwner = [vec](const std::vector<int32_t> &owner) {
-      return [&owner, vec](int32_t r) {
-        if (r % vec)
-          return false;
-        for (int i = 0; i < vec; ++i)
-          if (owner[r + i] == r + i)
-            return true;
-        return false;
-      };
-    };
     std::vector<int32_t> storeOwner = storeMap->getLowestSameImage("register");
-    SmallVector<Value> storePointers =
-        emitSharedPointers(rewriter, loc, *storeMap, base, memElem,
-                           info.threadsPerWarp, firstOfGroupWithOwner(storeOwner));
-    for (size_t r = 0; r < in.size(); r += vec) {
-      if (!storePointers[r])
-        continue;
-      Value v = vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
-      for (int i = 0; i < vec; ++i) {
-        Value x = toSharedMemoryValue(rewriter, loc, in[r + i]);
-        v = vec == 1 ? x
-                     : Value(LLVM::InsertElementOp::create(
-                           rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
-      }
-      LLVM::StoreOp::create(rewriter, loc, v, storePointers[r], align);
-    }
+    storeVectors(rewriter, loc, *storeMap, storeOwner,
+                 staging->storeRegisterBits, base, memElem,
+                 memoryElementBytes(srcType), info.threadsPerWarp, in);
     NVVM::Barrier0Op::create(rewriter, loc);
-    std::vector<int32_t> loadOwner = loadMap->getLowestSameImage("register");
-    int32_t loadRegs = int32_t(loadOwner.size());
-    SmallVector<Value> loadPointers =
-        emitSharedPointers(rewriter, loc, *loadMap, base, memElem,
-                           info.threadsPerWarp, firstOfGroupWithOwner(loadOwner));
-    out.resize(loadRegs);
-    for (int32_t r = 0; r < loadRegs; r += vec) {
-      if (!loadPointers[r]) {
-        for (int i = 0; i < vec; ++i)
-          out[r + i] = out[loadOwner[r + i]];
-        continue;
-      }
-      Value v = LLVM::LoadOp::create(rewriter, loc, vecType, loadPointers[r], align);
-      for (int i = 0; i < vec; ++i) {
-        Value x = vec == 1 ? v
-                           : Value(LLVM::ExtractElementOp::create(
-                                 rewriter, loc, v, i32Constant(rewriter, loc, i)));
-        out[r + i] = fromSharedMemoryValue(rewriter, loc, x, elem);
-      }
+    if (staging->loadWithLdMatrix) {
+      auto plan = ::tgpu::layout::planLdMatrix(
+          *loadMap, 8 * int(memoryElementBytes(srcType)));
+      if (!plan)
+        return op.emitError("the staging layout does not suit ldmatrix");
+      for (Value x : loadWithLdMatrix(rewriter, loc, *plan, memElem, base))
+        out.push_back(fromSharedMemoryValue(rewriter, loc, x, elem));
+    } else {
+      std::vector<int32_t> loadOwner = loadMap->getLowestSameImage("register");
+      out = loadVectors(rewriter, loc, *loadMap, loadOwner,
+                        staging->loadRegisterBits, base, memElem, elem,
+                        memoryElementBytes(srcType), info.threadsPerWarp);
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, resultType, out));
     return success();

@@ -181,3 +181,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : tensor<2x128xf32, #c>
   }
 }
+
+// -----
+
+// A matmul epilogue: an mma accumulator of f16 into the store layout with
+// 8 consecutive columns a thread. The accumulator holds only pairs of
+// consecutive columns (register bit 0 = column 1; bit 1 = row 8; bits 2, 3
+// = columns 8, 16), so plain vectors would be 4 bytes: 16 stores and 16
+// loads a thread. Instead each thread stores the 8 elements of one
+// ldmatrix row, registers {0, 1, 4, 5, 8, 9, 12, 13} (+ 2, + 16, + 18:
+// columns c, c+1, c+8, c+9, c+16, c+17, c+24, c+25), 16-byte aligned, and
+// the result reads with ldmatrix.x4 (lane l gets word l % 4 of row l / 4 of
+// each matrix: a result lane's columns 8 (l % 4) .. + 7): 4 stores and 4
+// ldmatrix.x4 for 32 elements. 64 x 64 x 2 bytes = 8192 bytes of scratch.
+// CHECK: ttg.shared = 8192 : i32
+// CHECK-LABEL: llvm.func @mma_epilogue
+// CHECK-DAG: %[[X0:.*]] = llvm.extractvalue %arg0[0]
+// CHECK-DAG: %[[X1:.*]] = llvm.extractvalue %arg0[1]
+// CHECK-DAG: %[[X4:.*]] = llvm.extractvalue %arg0[4]
+// CHECK-DAG: %[[X5:.*]] = llvm.extractvalue %arg0[5]
+// CHECK-DAG: %[[X8:.*]] = llvm.extractvalue %arg0[8]
+// CHECK-DAG: %[[X9:.*]] = llvm.extractvalue %arg0[9]
+// CHECK-DAG: %[[X12:.*]] = llvm.extractvalue %arg0[12]
+// CHECK-DAG: %[[X13:.*]] = llvm.extractvalue %arg0[13]
+// CHECK: llvm.mlir.undef : vector<8xf16>
+// CHECK: %[[V0:.*]] = llvm.insertelement %[[X0]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V1:.*]] = llvm.insertelement %[[X1]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V2:.*]] = llvm.insertelement %[[X4]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V3:.*]] = llvm.insertelement %[[X5]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V4:.*]] = llvm.insertelement %[[X8]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V5:.*]] = llvm.insertelement %[[X9]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V6:.*]] = llvm.insertelement %[[X12]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: %[[V7:.*]] = llvm.insertelement %[[X13]], %{{.*}}[%{{.*}} : i32] : vector<8xf16>
+// CHECK: llvm.store %[[V7]], %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-COUNT-3: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-NOT: llvm.load
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: llvm.return
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_epilogue(%x: tensor<64x64xf16, #mma>) -> tensor<64x64xf16, #b> {
+    %y = ttg.convert_layout %x : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #b>
+    tt.return %y : tensor<64x64xf16, #b>
+  }
+}

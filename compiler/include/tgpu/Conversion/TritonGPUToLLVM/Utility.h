@@ -6,6 +6,7 @@
 #define TGPU_CONVERSION_TRITONGPUTOLLVM_UTILITY_H
 
 #include "tgpu/Analysis/AxisInfo.h"
+#include "tgpu/Layout/LdMatrix.h"
 #include "tgpu/Layout/LinearLayout.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -80,6 +81,14 @@ SmallVector<Value> emitSharedPointers(RewriterBase &rewriter, Location loc,
                                       Type elemType, int threadsPerWarp,
                                       llvm::function_ref<bool(int32_t)> wanted,
                                       int32_t xorOffset = 0);
+
+// The registers an ldmatrix plan (LdMatrix.h) reads from `base`: one
+// nvvm.ldmatrix per group of 2 x num registers, each 32-bit result two
+// 16-bit elements of `elem`, in register order.
+SmallVector<Value> loadWithLdMatrix(RewriterBase &rewriter, Location loc,
+                                    const ::tgpu::layout::LdMatrixPlan &plan,
+                                    Type elem, Value base,
+                                    int32_t xorOffset = 0);
 
 // Where a distributed tensor's registers sit in a shared-memory view:
 // register/lane/warp/block -> offset (elements from the view's lowered
