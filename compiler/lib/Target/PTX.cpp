@@ -24,6 +24,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -80,6 +81,14 @@ static void initializeNvptx() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared, constant and local pointers in 32 bits, as Triton compiles
+    // (its LLVM flag nvptx-short-ptr): shared-memory address arithmetic is
+    // then one 32-bit instruction instead of a 64-bit pair, and the uniform
+    // datapath computes wgmma descriptors from it directly.
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto shortPointers = options.find("nvptx-short-ptr");
+    if (shortPointers != options.end())
+      static_cast<llvm::cl::opt<bool> *>(shortPointers->second)->setValue(true);
   });
 }
 

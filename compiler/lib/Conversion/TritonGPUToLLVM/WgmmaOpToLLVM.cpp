@@ -439,17 +439,13 @@ struct WarpGroupDotLowering
       }
       return r;
     };
-    auto baseAddress = [&](Value memdesc) {
-      return LLVM::PtrToIntOp::create(rewriter, loc, i64, memdesc);
-    };
-    Value aBase = aShared ? baseAddress(adaptor.getA()) : Value();
-    Value bBase = baseAddress(adaptor.getB());
-    // The descriptor of the tile at byte `start` (per warp group) of a
-    // buffer at `base`.
-    auto descriptor = [&](const SharedOperand &operand, Value base,
-                          ArrayRef<int64_t> start) {
-      Value addr =
-          LLVM::AddOp::create(rewriter, loc, base, perWarpGroup(start));
+    // A descriptor is its operand's base descriptor (the buffer's address
+    // field and the layout's constant fields), computed once, plus the
+    // tile's byte offset in 16-byte units: one 64-bit add an instruction.
+    // Exact: shared-memory addresses stay below 2^18 bytes, so the 14-bit
+    // address field never carries into the next one.
+    auto baseDescriptor = [&](const SharedOperand &operand, Value memdesc) {
+      Value addr = LLVM::PtrToIntOp::create(rewriter, loc, i64, memdesc);
       Value field = LLVM::AndOp::create(
           rewriter, loc,
           LLVM::LShrOp::create(
@@ -461,7 +457,18 @@ struct WarpGroupDotLowering
       Value bits = LLVM::ConstantOp::create(
           rewriter, loc, i64,
           rewriter.getI64IntegerAttr(int64_t(operand.desc.encode(0))));
-      return LLVM::OrOp::create(rewriter, loc, bits, field);
+      return Value(LLVM::OrOp::create(rewriter, loc, bits, field));
+    };
+    Value aBase = aShared ? baseDescriptor(*aOperand, adaptor.getA()) : Value();
+    Value bBase = baseDescriptor(*bOperand, adaptor.getB());
+    // The descriptor of the tile at byte `start` (per warp group, multiples
+    // of 16) from a base descriptor.
+    auto descriptor = [&](Value base, ArrayRef<int64_t> start) {
+      SmallVector<int64_t> units;
+      for (int64_t s : start)
+        units.push_back(s >> 4);
+      return Value(
+          LLVM::AddOp::create(rewriter, loc, base, perWarpGroup(units)));
     };
     // A: row = K-major; B: col = K-major (PTX imm-trans-a / -b = 0).
     auto transposed = [](const SharedOperand &operand) {
@@ -549,10 +556,14 @@ struct WarpGroupDotLowering
             aStart.push_back(aOperand->byteOffset(o.first, k0));
           bStart.push_back(bOperand->byteOffset(o.second, k0));
         }
-        Value descB = descriptor(*bOperand, bBase, bStart);
+        for (int64_t start : llvm::concat<int64_t>(aStart, bStart))
+          if (start % 16)
+            return op.emitError("a wgmma tile starts ")
+                   << start << " bytes into its buffer, not a multiple of 16";
+        Value descB = descriptor(bBase, bStart);
         SmallVector<Value> aOps;
         if (aShared) {
-          aOps.push_back(descriptor(*aOperand, aBase, aStart));
+          aOps.push_back(descriptor(aBase, aStart));
         } else {
           auto aOrigin = [&](int32_t w) {
             return Pos{origin(w).first, int32_t(k0)};

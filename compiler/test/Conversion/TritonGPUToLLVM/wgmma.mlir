@@ -6,13 +6,16 @@
 // swizzled rows; the 8-row groups are 8 x 128 = 1024 bytes apart (SBO,
 // bits 32-45 of the descriptor: 64 << 32), the mode is 1 << 62:
 // 0x4000004000000000 = 4611686293305294848. Each K step of 16 elements
-// moves A's start 32 bytes along its rows and B's 16 rows (2048 bytes).
+// moves A's start 32 bytes along its rows and B's 16 rows (2048 bytes):
+// the steps' descriptors add those offsets in 16-byte units (the address
+// field's unit) to each operand's base descriptor: 2, 4, 6 and 128, 256,
+// 384.
 // The dot is asynchronous: committed, not waited for; the wait passes the
 // 32 accumulator registers through its asm.
 // CHECK-LABEL: llvm.func @wgmma_f16
 // CHECK-DAG: llvm.mlir.constant(4611686293305294848 : i64)
-// CHECK-DAG: llvm.mlir.constant(96 : i64)
-// CHECK-DAG: llvm.mlir.constant(6144 : i64)
+// CHECK-DAG: llvm.mlir.constant(6 : i64)
+// CHECK-DAG: llvm.mlir.constant(384 : i64)
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
@@ -40,10 +43,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // tf32 (K-major only) on two warp groups along M: 128x32x16 with instrShape
 // n32 and 8-element K steps. B [16, 32] is transposed (its K contiguous:
 // wgmma's "col" B) in 64-byte rows: 16 K elements of 4 bytes a row. The
-// warp groups' A tiles start 64 rows apart (64 x 64 bytes = 4096), picked
-// by the warp group; a synchronous dot waits for itself.
+// warp groups' A tiles start 64 rows apart (64 x 64 bytes = 4096, 256 in
+// the descriptor's 16-byte units), picked by the warp group; a synchronous
+// dot waits for itself.
 // CHECK-LABEL: llvm.func @wgmma_tf32
-// CHECK-DAG: llvm.mlir.constant(4096 : i64)
+// CHECK-DAG: llvm.mlir.constant(256 : i64)
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
