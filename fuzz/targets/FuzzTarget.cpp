@@ -1,13 +1,19 @@
 #include "fuzz/targets/FuzzTarget.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace tgpu::fuzz {
@@ -169,6 +175,98 @@ std::optional<Finding> runPayload(const TargetInfo &target,
                    std::string(target.name) + " takes bytes, not input=" +
                        inputKind.str()};
   return target.runText(inputKind, payload);
+}
+
+namespace {
+
+// The line of a crashed child's stderr that says what failed: an
+// assertion, an LLVM fatal error or unreachable, a sanitizer's summary.
+std::string crashLine(llvm::StringRef log) {
+  static const char *const markers[] = {
+      "Assertion", "LLVM ERROR", "UNREACHABLE", "SUMMARY: ", "runtime error:"};
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (const char *marker : markers)
+    for (llvm::StringRef line : lines)
+      if (line.contains(marker)) {
+        // An assertion's program prefix ("tgpu-repro: ") varies by caller.
+        size_t at = line.find(marker);
+        return line.drop_front(at).trim().str();
+      }
+  return "";
+}
+
+// Reads a whole file; empty when it cannot.
+std::string slurp(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+} // namespace
+
+std::optional<Finding> runPayloadIsolated(const TargetInfo &target,
+                                          llvm::StringRef inputKind,
+                                          llvm::StringRef payload,
+                                          unsigned timeoutSeconds) {
+  llvm::SmallString<128> logPath, resultPath;
+  if (llvm::sys::fs::createTemporaryFile("tgpu-child", "log", logPath) ||
+      llvm::sys::fs::createTemporaryFile("tgpu-child", "result", resultPath))
+    return Finding{"harness", "no temporary file",
+                   "cannot create the child's temporary files"};
+  llvm::errs().flush();
+  llvm::outs().flush();
+  pid_t child = fork();
+  if (child < 0) {
+    llvm::sys::fs::remove(logPath);
+    llvm::sys::fs::remove(resultPath);
+    return Finding{"harness", "fork failed", std::strerror(errno)};
+  }
+  if (child == 0) {
+    int log = ::open(logPath.c_str(), O_WRONLY | O_TRUNC);
+    if (log >= 0) {
+      ::dup2(log, STDERR_FILENO);
+      ::close(log);
+    }
+    if (timeoutSeconds)
+      ::alarm(timeoutSeconds);
+    std::optional<Finding> f = runPayload(target, inputKind, payload);
+    std::error_code ec;
+    {
+      llvm::raw_fd_ostream os(resultPath, ec);
+      if (!ec && f)
+        os << f->kind << '\0' << f->signature << '\0' << f->message;
+      else if (!ec)
+        os << "none";
+    }
+    llvm::errs().flush();
+    ::_exit(ec ? 3 : 0);
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string log = slurp(logPath), result = slurp(resultPath);
+  llvm::sys::fs::remove(logPath);
+  llvm::sys::fs::remove(resultPath);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !result.empty()) {
+    if (result == "none")
+      return std::nullopt;
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    llvm::StringRef(result).split(parts, '\0', /*MaxSplit=*/2);
+    parts.resize(3);
+    return Finding{parts[0].str(), parts[1].str(), parts[2].str()};
+  }
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    return Finding{"timeout",
+                   "no result in " + std::to_string(timeoutSeconds) + " s",
+                   "the run took longer than " +
+                       std::to_string(timeoutSeconds) + " s\n" + log};
+  std::string what = crashLine(log);
+  if (what.empty())
+    what = WIFSIGNALED(status)
+               ? "signal " + std::string(strsignal(WTERMSIG(status)))
+               : "exit status " + std::to_string(WEXITSTATUS(status));
+  return Finding{"crash", normalizeSignature(what), log};
 }
 
 void printFinding(llvm::StringRef target, const Finding &finding) {

@@ -58,6 +58,19 @@ std::optional<Finding> runPayload(const TargetInfo &target,
                                   llvm::StringRef inputKind,
                                   llvm::StringRef payload);
 
+// runPayload in a child process, so that what would end the caller ends
+// only the child and comes back as a Finding: "crash" for a signal, an
+// abort or a sanitizer's exit (signature: the line saying what failed --
+// an assertion, an LLVM fatal error, a sanitizer summary -- else the
+// signal), "timeout" past `timeoutSeconds` (0: no limit). The message
+// holds the child's stderr (its stack trace). What tgpu-repro and
+// tgpu-reduce run, so that crashes reproduce and reduce like wrong
+// answers.
+std::optional<Finding> runPayloadIsolated(const TargetInfo &target,
+                                          llvm::StringRef inputKind,
+                                          llvm::StringRef payload,
+                                          unsigned timeoutSeconds);
+
 // The header line of a file in corpus/regressions/<target>/:
 //   // tgpu-regression: target=fuzz_pipeline kind=miscompile input=ttir signature=...
 // The payload (the target's input) is everything after the first newline.

@@ -309,14 +309,15 @@ uint64_t fingerprint(Operation *top) {
       reinterpret_cast<const uint8_t *>(words.data()), words.size() * 8));
 }
 
-// After every pass that changed the IR: it must verify and compute what the
-// reference did. Unchanged IR (same fingerprint) was checked already: a
-// third of the passes change nothing on a typical program.
+// After every pass that changed the IR: it must verify and, given a launch,
+// compute what the reference did. Unchanged IR (same fingerprint) was
+// checked already: a third of the passes change nothing on a typical
+// program.
 class OracleAfterEachPass : public PassInstrumentation {
 public:
-  OracleAfterEachPass(ModuleOp input, const Buffers &reference,
-                      const Launch &launch,
-                      std::optional<Finding> &finding, std::string stage)
+  OracleAfterEachPass(ModuleOp input, const Buffers *reference,
+                      const Launch *launch, std::optional<Finding> &finding,
+                      std::string stage)
       : lastChecked(fingerprint(input)), reference(reference), launch(launch),
         finding(finding), stage(std::move(stage)) {}
 
@@ -342,7 +343,9 @@ public:
                             "\n" + printed(module)};
       return;
     }
-    llvm::Expected<Buffers> got = runOracle(module, launch);
+    if (!launch)
+      return;
+    llvm::Expected<Buffers> got = runOracle(module, *launch);
     if (!got) {
       std::string msg = llvm::toString(got.takeError());
       finding = Finding{"miscompile",
@@ -351,7 +354,7 @@ public:
                             "\n" + printed(module)};
       return;
     }
-    std::string diff = firstDifference(reference, *got);
+    std::string diff = firstDifference(*reference, *got);
     if (!diff.empty())
       finding = Finding{"miscompile", "results differ after " + passName,
                         stage + ": after " + passName + ", " + diff + "\n" +
@@ -360,17 +363,17 @@ public:
 
 private:
   uint64_t lastChecked; // the module as the oracle last saw it
-  const Buffers &reference;
-  const Launch &launch;
+  const Buffers *reference; // null with launch: verification only
+  const Launch *launch;
   std::optional<Finding> &finding;
   std::string stage;
 };
 
-// Runs `pm` on `module` with the oracle after every pass; a failing pass is a
-// finding with its diagnostics.
+// Runs `pm` on `module` with the checks after every pass (the oracle when
+// `launch` is given); a failing pass is a finding with its diagnostics.
 std::optional<Finding> runChecked(PassManager &pm, ModuleOp module,
-                                  const Buffers &reference,
-                                  const Launch &launch,
+                                  const Buffers *reference,
+                                  const Launch *launch,
                                   const std::string &stage) {
   std::optional<Finding> finding;
   pm.enableVerifier(false); // the instrumentation verifies, with a message
@@ -422,9 +425,10 @@ std::optional<Finding> lowerAt(ModuleOp module, const std::string &stage,
   return std::nullopt;
 }
 
-// The checks on one TTIR module (owned by the caller, consumed).
-std::optional<Finding> checkTtir(ModuleOp module, const Launch &launch,
-                                 const Buffers &reference, int numWarps,
+// The checks on one TTIR module (owned by the caller, consumed); without a
+// launch (null), everything but the oracle.
+std::optional<Finding> checkTtir(ModuleOp module, const Launch *launch,
+                                 const Buffers *reference, int numWarps,
                                  const OptLevels &lowerLevels) {
   MLIRContext &ctx = env().context;
   PassManager pm(&ctx);
@@ -444,8 +448,8 @@ std::optional<Finding> checkTtir(ModuleOp module, const Launch &launch,
 }
 
 // The checks on one TTGIR module: optionally the TTGIR passes, then PTX.
-std::optional<Finding> checkTtgir(ModuleOp module, const Launch &launch,
-                                  const Buffers &reference, bool optimize,
+std::optional<Finding> checkTtgir(ModuleOp module, const Launch *launch,
+                                  const Buffers *reference, bool optimize,
                                   const OptLevels &lowerLevels) {
   if (optimize) {
     PassManager pm(&env().context);
@@ -530,7 +534,7 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   // consumes it.
   OwningOpRef<ModuleOp> variant = module->clone();
   // The pipeline's output goes to PTX later, if the draw says so.
-  if (auto f = checkTtir(*module, launch, ref, choices.pipelineWarps, {}))
+  if (auto f = checkTtir(*module, &launch, &ref, choices.pipelineWarps, {}))
     return f;
   phase.emplace("ttgir variant + oracle");
   {
@@ -556,32 +560,53 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   if (src.below(4) == 3) {
     if (auto f = lowerAt(*module, "ttir pipeline", level))
       return f;
-    return checkTtgir(*variant, launch, ref, choices.optimizeVariant, {});
+    return checkTtgir(*variant, &launch, &ref, choices.optimizeVariant, {});
   }
-  return checkTtgir(*variant, launch, ref, choices.optimizeVariant, level);
+  return checkTtgir(*variant, &launch, &ref, choices.optimizeVariant, level);
 }
 
+// The warps a module's own attributes give (a TTGIR module's
+// ttg.num-warps), else Triton's default.
+int moduleNumWarps(ModuleOp module) {
+  if (auto warps = module->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+    if (warps.getInt() >= 1 && warps.getInt() <= 32)
+      return int(warps.getInt());
+  return 4;
+}
+
+// A reproducer file: with a tgpu.launch, the reference runs it and every
+// pass's output must compute the same; without one (a compiler crash or
+// error found elsewhere, a file from a user), the same passes and lowering
+// run with the verifier after each pass, as triton-opt runs a reproducer.
 std::optional<Finding> runText(llvm::StringRef kind, llvm::StringRef text) {
+  if (kind != "ttir" && kind != "ttgir")
+    return Finding{"bad-reproducer", "input kind",
+                   "fuzz_pipeline reads input=bytes, ttir or ttgir, not " +
+                       kind.str()};
   std::string diagnostics;
   OwningOpRef<ModuleOp> module = parse(text, diagnostics);
   if (!module)
-    return Finding{"bad-reproducer", "does not parse", diagnostics};
+    return Finding{
+        "parse",
+        normalizeSignature(llvm::StringRef(diagnostics).split('\n').first),
+        "the reproducer does not parse or verify:\n" + diagnostics};
+  const OptLevels both = {0, 3};
+  if (gen::launchOf(*module).empty()) {
+    if (kind == "ttir")
+      return checkTtir(*module, nullptr, nullptr, moduleNumWarps(*module),
+                       both);
+    return checkTtgir(*module, nullptr, nullptr, /*optimize=*/true, both);
+  }
   Launch launch;
   std::string why;
   if (!parseLaunch(*module, launch, why))
-    return Finding{"bad-reproducer", "no launch", why};
+    return Finding{"bad-reproducer", "bad launch", why};
   Buffers ref;
   if (auto f = reference(*module, launch, ref, text))
     return f;
-  const OptLevels both = {0, 3};
-  if (kind == "ttir") {
-    int numWarps = launch.spec.numWarps;
-    return checkTtir(*module, launch, ref, numWarps, both);
-  }
-  if (kind == "ttgir")
-    return checkTtgir(*module, launch, ref, /*optimize=*/true, both);
-  return Finding{"bad-reproducer", "input kind",
-                 "fuzz_pipeline reads input=bytes, ttir or ttgir, not " + kind.str()};
+  if (kind == "ttir")
+    return checkTtir(*module, &launch, &ref, launch.spec.numWarps, both);
+  return checkTtgir(*module, &launch, &ref, /*optimize=*/true, both);
 }
 
 } // namespace

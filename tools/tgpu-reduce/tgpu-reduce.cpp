@@ -2,10 +2,14 @@
 // library (mlirReduceMain over tgpu's dialects).
 //
 //   tgpu-reduce FILE -o OUT [--target NAME] [--input ttir|ttgir]
+//               [--timeout SECONDS]
 //       Reruns FILE's finding, then reduces it with the reduction-tree pass;
 //       a candidate is kept when `tgpu-repro --expect` says it still shows
 //       the same finding (kind and signature). OUT gets the regression
-//       header back.
+//       header back. Every run is a child process: a compile crash reduces
+//       like a wrong answer (its assertion is the signature), a candidate
+//       that crashes otherwise or runs past the timeout (default 60 s) is
+//       just not kept.
 //   tgpu-reduce --mlir-reduce [mlir-reduce options] FILE
 //       mlir-reduce itself, with tgpu's dialects, for custom strategies.
 //
@@ -42,8 +46,10 @@ static int fail(const llvm::Twine &msg) {
 }
 
 static int usage() {
-  llvm::errs() << "usage: tgpu-reduce FILE -o OUT [--target NAME] [--input ttir|ttgir]\n"
-                  "       tgpu-reduce --mlir-reduce [mlir-reduce options] FILE\n";
+  llvm::errs()
+      << "usage: tgpu-reduce FILE -o OUT [--target NAME] [--input ttir|ttgir] "
+         "[--timeout SECONDS]\n"
+         "       tgpu-reduce --mlir-reduce [mlir-reduce options] FILE\n";
   return 1;
 }
 
@@ -59,15 +65,18 @@ static int runMlirReduce(std::vector<std::string> args) {
   return mlir::failed(mlir::mlirReduceMain(int(args.size()), argv.data(), context));
 }
 
-// After mlir-reduce: delete single ops whose results are unused (stores,
-// atomics, dead values), last first, keeping each deletion that still shows
-// the same finding; sweep until nothing more goes. The reduction tree
-// removes large chunks fast but leaves such ops when they sit in ranges it
-// never tries alone.
-static std::string deleteOpsGreedily(const std::string &text,
+// After mlir-reduce, one op at a time, last first, keeping each change
+// that still shows the same finding; sweep until nothing more goes:
+//  - delete an op whose results are unused (stores, atomics, dead values):
+//    the reduction tree removes large chunks fast but leaves such ops when
+//    they sit in ranges it never tries alone;
+//  - bypass an op with one result: its uses read one of its operands of the
+//    same type instead, and it goes (what llvm-reduce's operand passes do;
+//    mlir-reduce only deletes). Then what only it used can go too.
+static std::string reduceOpsGreedily(const std::string &text,
                                      const TargetInfo &target,
-                                     llvm::StringRef input,
-                                     const Finding &want) {
+                                     llvm::StringRef input, const Finding &want,
+                                     unsigned timeoutSeconds) {
   mlir::DialectRegistry registry;
   mlir::tgpu::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -76,8 +85,21 @@ static std::string deleteOpsGreedily(const std::string &text,
     return mlir::success();
   });
   auto same = [&](llvm::StringRef candidate) {
-    std::optional<Finding> f = runPayload(target, input, candidate);
+    std::optional<Finding> f =
+        runPayloadIsolated(target, input, candidate, timeoutSeconds);
     return f && f->kind == want.kind && f->signature == want.signature;
+  };
+  auto removable = [](mlir::Operation *op) {
+    return !op->hasTrait<mlir::OpTrait::IsTerminator>() &&
+           !mlir::isa<mlir::ModuleOp>(op) &&
+           !op->hasTrait<mlir::OpTrait::SymbolTable>() &&
+           !mlir::isa<mlir::SymbolOpInterface>(op);
+  };
+  // A change: the op at a walk position (so that a clone can find it) and
+  // the operand that replaces its result, or -1 to delete the unused op.
+  struct Change {
+    unsigned position;
+    int operand;
   };
   std::string best = text;
   for (bool changed = true; changed;) {
@@ -86,26 +108,35 @@ static std::string deleteOpsGreedily(const std::string &text,
         mlir::parseSourceString<mlir::ModuleOp>(best, &context);
     if (!module)
       return best;
-    // Candidates by walk position, so a clone can find the same op.
-    std::vector<unsigned> positions;
+    std::vector<Change> changes;
     unsigned pos = 0;
     module->walk([&](mlir::Operation *op) {
-      if (op->use_empty() && !op->hasTrait<mlir::OpTrait::IsTerminator>() &&
-          !mlir::isa<mlir::ModuleOp>(op) && !op->hasTrait<mlir::OpTrait::SymbolTable>() &&
-          !mlir::isa<mlir::SymbolOpInterface>(op))
-        positions.push_back(pos);
-      ++pos;
+      unsigned here = pos++;
+      if (!removable(op))
+        return;
+      if (op->use_empty()) {
+        changes.push_back({here, -1});
+        return;
+      }
+      if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+        return;
+      for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+        if (operand.getType() == op->getResult(0).getType())
+          changes.push_back({here, int(i)});
     });
-    for (auto it = positions.rbegin(); it != positions.rend(); ++it) {
+    for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
       mlir::OwningOpRef<mlir::ModuleOp> copy = module->clone();
       mlir::Operation *victim = nullptr;
       unsigned at = 0;
       copy->walk([&](mlir::Operation *op) {
-        if (at++ == *it)
+        if (at++ == it->position)
           victim = op;
       });
       if (!victim)
         continue;
+      if (it->operand >= 0)
+        victim->getResult(0).replaceAllUsesWith(
+            victim->getOperand(unsigned(it->operand)));
       victim->erase();
       if (mlir::failed(mlir::verify(*copy)))
         continue;
@@ -131,7 +162,7 @@ int main(int argc, char **argv) {
     return runMlirReduce(args);
   }
 
-  std::string file, out, targetName, input;
+  std::string file, out, targetName, input, timeoutText = "60";
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a(argv[i]);
     auto value = [&](llvm::StringRef flag, std::string &dst) {
@@ -147,7 +178,8 @@ int main(int argc, char **argv) {
     };
     if (a == "--help" || a == "-h")
       return usage();
-    if (value("-o", out) || value("--target", targetName) || value("--input", input))
+    if (value("-o", out) || value("--target", targetName) ||
+        value("--input", input) || value("--timeout", timeoutText))
       continue;
     if (a.starts_with("-"))
       return fail("unknown option '" + a + "'");
@@ -157,6 +189,10 @@ int main(int argc, char **argv) {
   }
   if (file.empty() || out.empty())
     return usage();
+  unsigned timeoutSeconds = 0;
+  if (llvm::StringRef(timeoutText).getAsInteger(10, timeoutSeconds))
+    return fail("--timeout takes a number of seconds, not '" + timeoutText +
+                "'");
 
   auto buffer = llvm::MemoryBuffer::getFile(file);
   if (!buffer)
@@ -174,9 +210,12 @@ int main(int argc, char **argv) {
   if (!target)
     return fail("unknown target '" + targetName + "'");
 
-  std::optional<Finding> finding = runPayload(*target, input, payload);
+  std::optional<Finding> finding =
+      runPayloadIsolated(*target, input, payload, timeoutSeconds);
   if (!finding)
     return fail("'" + file + "' does not reproduce: nothing to reduce");
+  if (finding->kind == "harness")
+    return fail("cannot run '" + file + "': " + finding->message);
   llvm::errs() << "tgpu-reduce: reducing " << finding->kind << ": "
                << finding->signature << "\n";
 
@@ -200,13 +239,23 @@ int main(int argc, char **argv) {
   llvm::SmallString<128> logPath;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tgpu-reduce", "log", logPath))
     return fail("cannot make a temporary file: " + ec.message());
+  // tgpu-repro beside this binary, of the same build: tgpu-reduce-X runs
+  // tgpu-repro-X (the planted-bug twins reduce with their own twin).
+  std::string reproName = llvm::sys::path::filename(self).str();
+  if (size_t at = reproName.find("tgpu-reduce"); at != std::string::npos)
+    reproName.replace(at, strlen("tgpu-reduce"), "tgpu-repro");
+  else
+    reproName = "tgpu-repro";
   llvm::SmallString<256> repro(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(repro, "tgpu-repro");
+  llvm::sys::path::append(repro, reproName);
   if (!llvm::sys::fs::can_execute(repro))
-    return fail("cannot find tgpu-repro beside tgpu-reduce ('" + repro + "')");
+    return fail("cannot find " + reproName + " beside tgpu-reduce ('" + repro +
+                "')");
 
   std::string testArgs = "--target=" + targetName + ",--input=" + input +
-                         ",--expect=" + expectPath.str().str() + ",--quiet";
+                         ",--expect=" + expectPath.str().str() +
+                         ",--timeout=" + std::to_string(timeoutSeconds) +
+                         ",--quiet";
   // One reduction-tree run removes what it can in one sweep; deleting a
   // user can make its producers removable, so sweep again while it shrinks.
   std::string current = payload.str();
@@ -237,7 +286,7 @@ int main(int argc, char **argv) {
       llvm::errs() << (log ? (*log)->getBuffer() : llvm::StringRef(err));
       llvm::errs() << "tgpu-reduce: warning: mlir-reduce round " << round + 1
                    << " failed (status " << rc
-                   << "); going on with single-op deletions\n";
+                   << "); going on with single-op reductions\n";
       break;
     }
     auto next = llvm::MemoryBuffer::getFile(out);
@@ -256,9 +305,10 @@ int main(int argc, char **argv) {
   llvm::sys::fs::remove(inputPath);
   llvm::sys::fs::remove(logPath);
   size_t before = current.size();
-  current = deleteOpsGreedily(current, *target, input, *finding);
-  llvm::errs() << "tgpu-reduce: single-op deletions: " << before << " -> "
-               << current.size() << " bytes\n";
+  current =
+      reduceOpsGreedily(current, *target, input, *finding, timeoutSeconds);
+  llvm::errs() << "tgpu-reduce: single-op deletions and bypasses: " << before
+               << " -> " << current.size() << " bytes\n";
   auto reduced = llvm::MemoryBuffer::getMemBufferCopy(current);
   RegressionHeader h{targetName, finding->kind, input, finding->signature};
   std::string text = formatRegressionHeader(h) + "\n" + reduced->getBuffer().str();

@@ -1,18 +1,25 @@
-// tgpu-repro: reruns a fuzz finding outside the fuzzer.
+// tgpu-repro: reruns a fuzz finding, or any TTIR/TTGIR file, outside the
+// fuzzer.
 //
 //   tgpu-repro FILE [--target NAME] [--input bytes|ttir|ttgir]
-//              [--expect FILE]
+//              [--expect FILE] [--timeout SECONDS] [--in-process]
 //   tgpu-repro --list
 //
 // The target and input kind come from the file's regression header
 // (corpus/regressions/<target>/...), else from the options, else from the
-// extension (.ttir / .ttgir: fuzz_pipeline). Prints the finding (the
-// diagnostic, or the first differing buffer element with both values) and
-// exits 1 while it reproduces, 0 when it does not; a crash is a crash (a
-// nonzero status and LLVM's stack trace). With --expect, only a finding of
-// the kind and signature written in that file (two lines) counts: what
-// tgpu-reduce asks of every reduced candidate, so it never slips to a
-// different bug.
+// extension (.ttir / .ttgir: fuzz_pipeline). A TTIR/TTGIR file needs no
+// launch: without a tgpu.launch attribute it goes through the same passes
+// and lowering with the verifier after each pass (compile crashes, invalid
+// IR, pass and lowering errors); with one, the CPU reference also checks
+// every pass's output. Prints the finding (the diagnostic, the first
+// differing buffer element with both values, or a crash's assertion and
+// stack trace) and exits 1 while it reproduces, 0 when it does not. The
+// run happens in a child process, so that a crash or a hang (past
+// --timeout) is a finding too; --in-process runs it in tgpu-repro itself
+// (a crash is then tgpu-repro's, for a debugger). With --expect, only a
+// finding of the kind and signature written in that file (two lines)
+// counts: what tgpu-reduce asks of every reduced candidate, so it never
+// slips to a different bug.
 #include "fuzz/targets/FuzzTarget.h"
 #include "fuzz/targets/Targets.h"
 
@@ -43,6 +50,15 @@ static cl::opt<std::string> expectFile("expect",
                                        cl::init(""), cl::cat(reproCategory));
 static cl::opt<bool> listTargets("list", cl::desc("list the targets"),
                                  cl::cat(reproCategory));
+static cl::opt<unsigned> timeoutSeconds(
+    "timeout",
+    cl::desc("a run longer than this many seconds is a finding (kind "
+             "timeout); 0: no limit"),
+    cl::init(0), cl::cat(reproCategory));
+static cl::opt<bool> inProcess("in-process",
+                               cl::desc("run in this process: a crash ends "
+                                        "tgpu-repro (for a debugger)"),
+                               cl::cat(reproCategory));
 static cl::opt<bool> quiet("quiet", cl::desc("print nothing but errors"),
                            cl::cat(reproCategory));
 
@@ -92,7 +108,11 @@ int main(int argc, char **argv) {
     wantSignature = rest.split('\n').first.trim().str();
   }
 
-  std::optional<Finding> finding = runPayload(*target, input, payload);
+  std::optional<Finding> finding =
+      inProcess ? runPayload(*target, input, payload)
+                : runPayloadIsolated(*target, input, payload, timeoutSeconds);
+  if (finding && finding->kind == "harness")
+    return fail("cannot run '" + inputFile + "': " + finding->message);
   if (!finding) {
     if (!quiet)
       llvm::outs() << "tgpu-repro: " << inputFile << " does not reproduce ("

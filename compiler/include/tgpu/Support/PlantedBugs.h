@@ -24,7 +24,9 @@ namespace tgpu {
 // "cvt-constant-fold" (ttg.convert_layout of an integer splat constant folds
 // to the constant's low 16 bits, zero-extended; for fuzz_pipeline),
 // "reduce-skip-lane-step" (the tt.reduce lowering leaves out its last
-// butterfly shuffle; only the GPU oracle can see it).
+// butterfly shuffle; only the GPU oracle can see it), "reduce-maxsi-abort"
+// (the tt.reduce lowering aborts, LLVM ERROR, on a reduction that combines
+// with arith.maxsi: a compile crash for tgpu-repro and tgpu-reduce).
 inline bool isPlantedBugEnabled(llvm::StringRef name) {
   static const char *value = std::getenv("TGPU_PLANTED_BUG");
   return value && name == value;

@@ -13,6 +13,7 @@
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #ifdef TGPU_PLANTED_BUGS
 #include "tgpu/Support/PlantedBugs.h"
+#include "llvm/Support/ErrorHandling.h"
 #endif
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -74,6 +75,16 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
   matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+#ifdef TGPU_PLANTED_BUGS
+    // The planted compile crash: an unhandled case that aborts the
+    // lowering of a reduction combining with arith.maxsi, for tgpu-repro
+    // and tgpu-reduce on files without a launch.
+    if (::tgpu::isPlantedBugEnabled("reduce-maxsi-abort"))
+      for (Operation &combine : op.getCombineOp().front())
+        if (combine.getName().getStringRef() == "arith.maxsi")
+          llvm::report_fatal_error("planted: the tt.reduce lowering does not "
+                                   "handle arith.maxsi");
+#endif
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
     unsigned axis = op.getAxis();
     auto layout = getDistributedLayout(srcType, loc);
