@@ -159,40 +159,89 @@ FailureOr<RingPlan> planRing(tt::LoadOp load) {
   return plan;
 }
 
-// slot = ((iv - lb) / step) % slots, for the iteration whose induction
-// variable is `iv`.
-Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, int slots,
-               Schedule schedule, SmallVectorImpl<Operation *> &made) {
-  auto record = [&](Value v) {
-    if (Operation *op = v.getDefiningOp())
-      if (op->getBlock() == loop.getBody()) {
-        setSchedule(op, schedule);
-        made.push_back(op);
-      }
-    return v;
+// The ring slot of each iteration, k % slots for iteration k: a counter
+// the loop carries, one per stage that indexes a ring, stepped with an add,
+// a compare and a select (as Triton's pipeliner does). Computing it from
+// the induction variable with a remainder costs a division, and LLVM's
+// loop strength reduction then makes every slot address an induction
+// variable of its own.
+struct SlotCounters {
+  int slots = 1;
+  DenseMap<int, Value> byStage; // the counters' block arguments
+};
+
+// Adds the counters for `stages` to `loop` (replaced by a new loop, its
+// body moved over, so the ops in it stay valid); their steps run in the
+// stage whose counter they advance.
+FailureOr<scf::ForOp> addSlotCounters(scf::ForOp loop, int slots,
+                                      ArrayRef<int> stages,
+                                      SlotCounters &counters) {
+  counters.slots = slots;
+  if (slots == 1 || stages.empty())
+    return loop;
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  Type i32 = rewriter.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(rewriter, loc, i32,
+                                     rewriter.getI32IntegerAttr(int32_t(v)));
   };
-  Type t = loop.getInductionVar().getType();
-  auto constant = [&](int64_t v) {
-    return record(arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)));
+  Value zero = constant(0), one = constant(1), count = constant(slots);
+  SmallVector<Value> inits(stages.size(), zero);
+  int lastCluster = 0;
+  for (Operation &op : loop.getBody()->without_terminator())
+    lastCluster = std::max(lastCluster, getSchedule(&op).cluster);
+  DictionaryAttr attrs = loop->getDiscardableAttrDictionary();
+  auto next = [&](OpBuilder &b, Location loc,
+                  ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+    SmallVector<Value> yields;
+    for (auto [arg, stage] : llvm::zip(args, stages)) {
+      Schedule at{stage, lastCluster};
+      auto step = arith::AddIOp::create(b, loc, arg, one);
+      auto wraps =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, step, count);
+      auto value = arith::SelectOp::create(b, loc, wraps, zero, step);
+      for (Operation *op :
+           {step.getOperation(), wraps.getOperation(), value.getOperation()})
+        setSchedule(op, at);
+      yields.push_back(value);
+    }
+    return yields;
   };
-  if (slots == 1)
-    return constant(0);
-  Value k = loop.getInductionVar();
-  if (!matchPattern(loop.getLowerBound(), m_Zero()))
-    k = record(arith::SubIOp::create(b, loc, k, loop.getLowerBound()));
-  if (!matchPattern(loop.getStep(), m_One()))
-    k = record(arith::DivUIOp::create(b, loc, k, loop.getStep()));
-  return record(arith::RemUIOp::create(b, loc, k, constant(slots)));
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, next);
+  if (failed(replaced))
+    return failure();
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  newLoop->setDiscardableAttrs(attrs);
+  unsigned first = newLoop.getNumRegionIterArgs() - stages.size();
+  for (auto [i, stage] : llvm::enumerate(stages))
+    counters.byStage[stage] = newLoop.getRegionIterArg(first + i);
+  return newLoop;
+}
+
+// The slot of the iteration a `schedule` op runs for.
+Value emitSlot(OpBuilder &b, Location loc, const SlotCounters &counters,
+               Schedule schedule) {
+  if (counters.slots == 1) {
+    auto zero = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                          b.getI32IntegerAttr(0));
+    setSchedule(zero, schedule);
+    return zero;
+  }
+  return counters.byStage.lookup(schedule.stage);
 }
 
 // Rewrites the scheduled loads of `loop` into ring-buffer copies (the loop
 // still the original one). Returns the rings, to free after the loop.
 FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
-                                         int slots, ArrayRef<RingPlan> plans) {
+                                         const SlotCounters &counters,
+                                         ArrayRef<RingPlan> plans) {
+  const int slots = counters.slots;
   Block *body = loop.getBody();
   OpBuilder b(loop);
   SmallVector<Value> rings, tokens;
-  SmallVector<Operation *> made;
   // 1. Allocate the rings; issue and commit each copy where its load was.
   auto tokenType = ttg::AsyncTokenType::get(loop.getContext());
   SmallVector<Type> slotTypes;
@@ -216,7 +265,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
     Schedule early = getSchedule(plan.load);
     b.setInsertionPoint(plan.load);
     Location loc = plan.load.getLoc();
-    Value slot = emitSlot(b, loc, loop, slots, early, made);
+    Value slot = emitSlot(b, loc, counters, early);
     auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
     auto copy = ttg::AsyncCopyGlobalToLocalOp::create(
         b, loc, tokenType, plan.load.getPtr(), view, plan.load.getMask(),
@@ -259,7 +308,7 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
     auto readSlot = [&](Operation *before) {
       b.setInsertionPoint(before);
       Location loc = before->getLoc();
-      Value slot = emitSlot(b, loc, loop, slots, late, made);
+      Value slot = emitSlot(b, loc, counters, late);
       auto view = ttg::MemDescIndexOp::create(b, loc, slotType, ring, slot);
       setSchedule(view, late);
       return view;
@@ -455,7 +504,20 @@ private:
       asyncDots.push_back({dot, use.getOperandNumber()});
     }
     int slots = lastStage + (asyncDots.empty() ? 0 : 1);
-    auto rings = lowerLoads(loop, lastStage, slots, plans);
+    // A counter for the stage of each copy and for the reads' stage.
+    SmallVector<int> stages;
+    for (const RingPlan &plan : plans)
+      stages.push_back(getSchedule(plan.load).stage);
+    stages.push_back(lastStage - 1);
+    llvm::sort(stages);
+    stages.erase(llvm::unique(stages), stages.end());
+    SlotCounters counters;
+    FailureOr<scf::ForOp> counted =
+        addSlotCounters(loop, slots, stages, counters);
+    if (failed(counted))
+      return loop.emitOpError("could not carry the ring slot counters");
+    loop = *counted;
+    auto rings = lowerLoads(loop, lastStage, counters, plans);
     if (failed(rings))
       return failure();
     for (auto [dot, result] : asyncDots) {

@@ -84,7 +84,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // slot k % 2 for iteration k + 2 (masked off for k + 2 >= n), then waits
 // for iteration k + 1's copies and hands its slot views, (k + 1) % 2, to the
 // next iteration: the views and the wait's token are loop-carried, Triton's
-// form. After the loop: drain and free.
+// form. So are the slot numbers, as counters stepped with a compare and a
+// select: the refills' (stage 0, for iteration k + 2: 0 after the
+// prologue's two) and the reads' (stage 1, for iteration k + 1: 1). After
+// the loop: drain and free.
 // PIPE-DAG: #[[SA:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 // PIPE-DAG: #[[SB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 // PIPE-LABEL: tt.func public @matmul
@@ -105,25 +108,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // PIPE: %[[W0:.*]] = ttg.async_wait %[[GA0]], %[[GB0]] {num = 2 : i32}
 // PIPE-NEXT: %[[VA0:.*]] = ttg.memdesc_index %[[RA]][%c0_i32]
 // PIPE-NEXT: %[[VB0:.*]] = ttg.memdesc_index %[[RB]][%c0_i32]
-// PIPE-NEXT: scf.for %[[K:[a-z0-9]*]] = %c0_i32 to %{{[a-z0-9]*}} step %c1_i32 iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[VA:[a-z0-9]*]] = %[[VA0]], %[[W:[a-z0-9]*]] = %[[W0]], %[[VB:[a-z0-9]*]] = %[[VB0]], %[[TA:[a-z0-9]*]] = %[[GA1]], %[[TB:[a-z0-9]*]] = %[[GB1]])
+// PIPE-NEXT: scf.for %[[K:[a-z0-9]*]] = %c0_i32 to %{{[a-z0-9]*}} step %c1_i32 iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[FILL:[a-z0-9]*]] = %c0_i32, %[[READ:[a-z0-9]*]] = %c1_i32, %[[VA:[a-z0-9]*]] = %[[VA0]], %[[W:[a-z0-9]*]] = %[[W0]], %[[VB:[a-z0-9]*]] = %[[VB0]], %[[TA:[a-z0-9]*]] = %[[GA1]], %[[TB:[a-z0-9]*]] = %[[GB1]])
 // PIPE: %[[LIVE:.*]] = arith.cmpi slt, %[[K]], %{{.*}}
 // PIPE: ttg.local_load %[[VA]] token %[[W]] : {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
 // PIPE: ttg.local_load %[[VB]] token %[[W]] : {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // PIPE: tt.dot
-// PIPE: %[[K2:.*]] = arith.addi %[[K]], %c2_i32
-// PIPE: %[[NSLOT:.*]] = arith.remui %[[K2]], %c2_i32
-// PIPE: ttg.memdesc_index %[[RA]][%[[NSLOT]]]
+// PIPE: ttg.memdesc_index %[[RA]][%[[FILL]]]
 // PIPE: tt.splat %[[LIVE]] : i1 -> tensor<64x32xi1, #blocked>
 // PIPE: ttg.async_copy_global_to_local
 // PIPE: %[[GA2:.*]] = ttg.async_commit_group
 // PIPE: ttg.async_copy_global_to_local
 // PIPE: %[[GB2:.*]] = ttg.async_commit_group
+// PIPE: %[[FILL1:.*]] = arith.addi %[[FILL]], %c1_i32
+// PIPE: %[[FILLW:.*]] = arith.cmpi eq, %[[FILL1]], %c2_i32
+// PIPE: %[[FILLN:.*]] = arith.select %[[FILLW]], %c0_i32, %[[FILL1]]
+// PIPE: %[[READ1:.*]] = arith.addi %[[READ]], %c1_i32
+// PIPE: %[[READW:.*]] = arith.cmpi eq, %[[READ1]], %c2_i32
+// PIPE: %[[READN:.*]] = arith.select %[[READW]], %c0_i32, %[[READ1]]
 // PIPE: %[[WN:.*]] = ttg.async_wait %[[TA]], %[[TB]] {num = 2 : i32}
-// PIPE: %[[K1:.*]] = arith.addi %[[K]], %c1_i32
-// PIPE: %[[SLOT1:.*]] = arith.remui %[[K1]], %c2_i32
-// PIPE: %[[VAN:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT1]]]
-// PIPE: %[[VBN:.*]] = ttg.memdesc_index %[[RB]]
-// PIPE: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[VAN]], %[[WN]], %[[VBN]], %[[GA2]], %[[GB2]]
+// PIPE: %[[VAN:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
+// PIPE: %[[VBN:.*]] = ttg.memdesc_index %[[RB]][%[[READ]]]
+// PIPE: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[FILLN]], %[[READN]], %[[VAN]], %[[WN]], %[[VBN]], %[[GA2]], %[[GB2]]
 // PIPE: ttg.async_wait {num = 0 : i32}
 // PIPE-NEXT: ttg.local_dealloc %[[RA]]
 // PIPE-NEXT: ttg.local_dealloc %[[RB]]

@@ -15,7 +15,7 @@
 // CHECK: %[[A0:.*]] = ttg.local_load %[[SA0]] : {{.*}} -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
 // CHECK: %[[SB0:.*]] = ttg.memdesc_subslice %[[VB0]] [0, 0] : {{.*}} -> !ttg.memdesc<16x64xf16, #{{.*}}, #smem, mutable, 64x64>
 // CHECK: %[[B0:.*]] = ttg.local_load %[[SB0]] : {{.*}} -> tensor<16x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
-// CHECK: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9]*]] = %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[VA:[a-z0-9]*]] = %[[VA0]], %{{[^,]*}}, %[[VB:[a-z0-9]*]] = %[[VB0]], %{{[^,]*}}, %{{[^,]*}}, %[[PA:[a-z0-9]*]] = %[[A0]], %[[PB:[a-z0-9]*]] = %[[B0]])
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9]*]] = %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %[[VA:[a-z0-9]*]] = %[[VA0]], %{{[^,]*}}, %[[VB:[a-z0-9]*]] = %[[VB0]], %{{[^,]*}}, %{{[^,]*}}, %[[PA:[a-z0-9]*]] = %[[A0]], %[[PB:[a-z0-9]*]] = %[[B0]])
 // CHECK: %[[D0:.*]] = tt.dot %[[PA]], %[[PB]], %[[ACC]]
 // CHECK: %[[SA1:.*]] = ttg.memdesc_subslice %[[VA]] [0, 16]
 // CHECK: %[[A1:.*]] = ttg.local_load %[[SA1]]
@@ -36,7 +36,7 @@
 // CHECK: %[[NA:.*]] = ttg.local_load %[[NSA]]
 // CHECK: %[[NSB:.*]] = ttg.memdesc_subslice %[[VBN]] [0, 0]
 // CHECK: %[[NB:.*]] = ttg.local_load %[[NSB]]
-// CHECK: scf.yield %[[D3]], %{{.*}}, %{{.*}}, %[[VAN]], %{{.*}}, %[[VBN]], %{{.*}}, %{{.*}}, %[[NA]], %[[NB]]
+// CHECK: scf.yield %[[D3]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[VAN]], %{{.*}}, %[[VBN]], %{{.*}}, %{{.*}}, %[[NA]], %[[NB]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
