@@ -10,6 +10,9 @@ using namespace mlir;
 
 namespace tgpu::cpu::detail {
 
+// The K steps a float tt.dot rounds into its accumulator after (execDot).
+constexpr int64_t kDotChunk = 8;
+
 // tt.reduce, tt.scan.
 Error Program::execReduce(Operation &op, const OpHandler &h) {
   bool scan = h.kind == OpKind::Scan;
@@ -225,12 +228,21 @@ Error Program::execDot(Operation &op, const OpHandler &) {
       for (int64_t n = 0; n < N; ++n) {
         int64_t ci = (bt * M + m) * N + n;
         if (c.type.isFloat()) {
-          // Exact products, summed in double, rounded once into the
-          // accumulator's type.
-          double sum = useC ? c.f[ci] : 0.0;
-          for (int64_t k = 0; k < K; ++k)
-            sum += A.f[(bt * M + m) * K + k] * B.f[(bt * K + k) * N + n];
-          r.f[ci] = roundTo(c.type, sum);
+          // Exact products, summed in double a chunk of kDotChunk along K
+          // at a time, each chunk's sum rounded into the accumulator's
+          // type. A pass that splits the dot along K at multiples of the
+          // chunk (tritongpu-prefetch's slices of 16 or 8) then computes
+          // exactly the same sums and roundings, so every pass's output
+          // can be compared bit for bit (tensor cores also round into the
+          // accumulator per instruction step).
+          double acc = useC ? c.f[ci] : 0.0;
+          for (int64_t k0 = 0; k0 < K; k0 += kDotChunk) {
+            double sum = acc;
+            for (int64_t k = k0; k < std::min(K, k0 + kDotChunk); ++k)
+              sum += A.f[(bt * M + m) * K + k] * B.f[(bt * K + k) * N + n];
+            acc = roundTo(c.type, sum);
+          }
+          r.f[ci] = K ? acc : roundTo(c.type, acc);
         } else {
           uint64_t sum = useC ? c.i[ci] : 0;
           for (int64_t k = 0; k < K; ++k)
