@@ -30,6 +30,8 @@ llvm::ArrayRef<PolicyKey> policyKeys() {
       {"trips", &GenPolicy::maxTripCount},
       {"relayouts", &GenPolicy::maxRelayouts},
       {"convert-pairs", &GenPolicy::maxConvertPairs},
+      {"num-stages", &GenPolicy::numStages},
+      {"arch", &GenPolicy::arch},
   };
   return keys;
 }
@@ -73,6 +75,14 @@ bool applyPolicyOverrides(llvm::StringRef text, GenPolicy &p,
   }
   if (p.maxTripCount < 1 || p.maxOutputs < 1) {
     why = "trips and outputs must be at least 1";
+    return false;
+  }
+  if (p.numStages > 8) {
+    why = "num-stages must be in 0..8 (0: random 1..4)";
+    return false;
+  }
+  if (p.arch != 0 && p.arch != 80 && p.arch != 90) {
+    why = "arch must be 0 (random), 80 or 90";
     return false;
   }
   return true;

@@ -56,6 +56,12 @@ struct GenPolicy {
   // is swapped for another); a skipped bitcast or a redrawn layout changes
   // the rest of the program.
   bool tritonSafe = false;
+  // How the program's TTIR is compiled, written into its launch: software
+  // pipelining stages (0: random 1..4) and GPU target (0: random between
+  // sm_80 and sm_90; else 80 or 90). Drawn after the program, so that the
+  // program itself does not depend on them.
+  unsigned numStages = 0;
+  unsigned arch = 0;
   // TTGIR variants.
   unsigned numWarps = 4;                 // 0: random among 1, 2, 4, 8
   // Upper ends: each variant draws its own counts in [0, these] (swarm

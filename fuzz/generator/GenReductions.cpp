@@ -162,6 +162,12 @@ void ProgramGen::genDot() {
   // (M a multiple of 64, N of 8, 32 bytes of K per step): the TTIR
   // pipeline at cuda:90 puts it on wgmma, the TTGIR variant on random
   // #ttg.nvidia_mma v3 layouts.
+  // A third of the time the K loop of a matmul (operands loaded tile by
+  // tile in the loop: what the software pipeliner works on).
+  if (src.chance(1, 3)) {
+    genDotLoop(maxNumel);
+    return;
+  }
   if (maxNumel >= 1024 && src.coin()) {
     genWgmmaDot(maxNumel);
     return;
@@ -212,6 +218,150 @@ void ProgramGen::genWgmmaDot(int64_t maxNumel) {
   }
   emitDot(in, acc, m, nn, k, /*tf32=*/true,
           /*cMax=*/acc == Elem::F16 ? 16 : 64);
+}
+
+// An input buffer of its own for a dot operand, `perProgram` elements a
+// program, 16-byte aligned (as Triton's matmul arguments are declared).
+unsigned ProgramGen::dotOperandBuffer(Elem e, int64_t perProgram) {
+  unsigned idx = unsigned(args.size());
+  Arg a;
+  a.name = "%mm" + std::to_string(idx);
+  a.pointee = e;
+  a.decl =
+      a.name + ": !tt.ptr<" + elemName(e) + "> {tt.divisibility = 16 : i32}";
+  a.launch = std::string("ptr:") + elemName(e) +
+             "=rand:" + std::to_string(programs * perProgram) + ":" +
+             std::to_string(idx + 1 + src.below(1000));
+  args.push_back(a);
+  return idx;
+}
+
+// i32 [rows, cols]: row * rowStride + col (a row-major tile of a wider
+// matrix).
+Val ProgramGen::tileOffsets(int64_t rows, int64_t cols, int64_t rowStride) {
+  VType r1{Elem::I32, {rows}}, c1{Elem::I32, {cols}};
+  VType rCol{Elem::I32, {rows, 1}}, cRow{Elem::I32, {1, cols}};
+  VType t{Elem::I32, {rows, cols}};
+  Val r = emitValue("tt.make_range {end = " + std::to_string(rows) +
+                        " : i32, start = 0 : i32} : " + typeStr(r1),
+                    r1);
+  r = emitValue("tt.expand_dims " + r.name + " {axis = 1 : i32} : " +
+                    typeStr(r1) + " -> " + typeStr(rCol),
+                rCol);
+  Val stride = constInt(rowStride, rCol);
+  r = emitValue("arith.muli " + r.name + ", " + stride.name + " : " +
+                    typeStr(rCol),
+                rCol);
+  r = emitValue("tt.broadcast " + r.name + " : " + typeStr(rCol) + " -> " +
+                    typeStr(t),
+                t);
+  Val c = emitValue("tt.make_range {end = " + std::to_string(cols) +
+                        " : i32, start = 0 : i32} : " + typeStr(c1),
+                    c1);
+  c = emitValue("tt.expand_dims " + c.name + " {axis = 0 : i32} : " +
+                    typeStr(c1) + " -> " + typeStr(cRow),
+                cRow);
+  c = emitValue("tt.broadcast " + c.name + " : " + typeStr(cRow) + " -> " +
+                    typeStr(t),
+                t);
+  Val off =
+      emitValue("arith.addi " + r.name + ", " + c.name + " : " + typeStr(t), t);
+  off.lo = 0, off.hi = (rows - 1) * rowStride + cols - 1;
+  return off;
+}
+
+// The K loop of a matmul, Triton's shape: acc += A[:, t] * B[t, :] over
+// `trips` tiles t, each tile loaded in the loop through loop-carried
+// pointer tensors that advance a tile an iteration, from buffers of their
+// own (A [m, k * trips] and B [k * trips, n] row-major, a program each).
+// tritongpu-pipeline turns the loads into cp.async rings at num_stages >= 2,
+// and accelerate-matmul puts the dot on wgmma at sm_90 when M is a
+// multiple of 64 (half of these when the largest tensor allows).
+void ProgramGen::genDotLoop(int64_t maxNumel) {
+  static const Elem ins[] = {Elem::F16, Elem::F16, Elem::BF16, Elem::F32};
+  Elem in = ins[src.below(4)];
+  Elem acc = Elem::F32;
+  bool wide = maxNumel >= 1024 && src.coin();
+  int64_t m = wide ? int64_t(64) << src.below(2) : int64_t(16) << src.below(3);
+  int64_t n = int64_t(16) << src.below(3), k = int64_t(16) << src.below(3);
+  while (m * k > maxNumel || k * n > maxNumel || m * n > maxNumel) {
+    if (k > 16)
+      k /= 2;
+    else if (n > 16)
+      n /= 2;
+    else if (m > (wide ? 64 : 16))
+      m /= 2;
+    else
+      break;
+  }
+  if (m * k > maxNumel || k * n > maxNumel || m * n > maxNumel) {
+    genFloatArith();
+    return;
+  }
+  int64_t trips = int64_t(src.range(1, std::max(2u, pol.maxTripCount)));
+  int64_t kTotal = k * trips;
+  VType at{in, {m, k}}, bt{in, {k, n}}, ct{acc, {m, n}};
+  VType aPtr{in, {m, k}, true}, bPtr{in, {k, n}, true};
+  VType scalarPtr{in, {}, true}, i32{Elem::I32, {}};
+  // Each program's own A and B: base + pid * (elements a program).
+  auto tilePointers = [&](unsigned buffer, int64_t perProgram,
+                          const Val &offsets, const VType &ptrType) {
+    Val per = constInt(perProgram, i32);
+    Val start =
+        emitValue("arith.muli " + pid.name + ", " + per.name + " : i32", i32);
+    Val base = emitValue("tt.addptr " + args[buffer].name + ", " + start.name +
+                             " : " + typeStr(scalarPtr) + ", i32",
+                         scalarPtr);
+    Val sp = emitValue("tt.splat " + base.name + " : " + typeStr(scalarPtr) +
+                           " -> " + typeStr(ptrType),
+                       ptrType);
+    return emitValue("tt.addptr " + sp.name + ", " + offsets.name + " : " +
+                         typeStr(ptrType) + ", " + typeStr(offsets.type),
+                     ptrType);
+  };
+  unsigned aBuf = dotOperandBuffer(in, m * kTotal);
+  unsigned bBuf = dotOperandBuffer(in, kTotal * n);
+  Val pa0 = tilePointers(aBuf, m * kTotal, tileOffsets(m, k, kTotal), aPtr);
+  Val pb0 = tilePointers(bBuf, kTotal * n, tileOffsets(k, n, n), bPtr);
+  Val aStep = constInt(k, VType{Elem::I32, {m, k}});
+  Val bStep = constInt(k * n, VType{Elem::I32, {k, n}});
+  Val acc0 = constFloat(0, ct);
+  Val lb = constInt(0, i32), ub = constInt(trips, i32), one = constInt(1, i32);
+  std::string res = fresh(), iv = fresh("k"), accArg = fresh("acc"),
+              paArg = fresh("pa"), pbArg = fresh("pb");
+  std::string types = typeStr(ct) + ", " + typeStr(aPtr) + ", " + typeStr(bPtr);
+  line(res + ":3 = scf.for " + iv + " = " + lb.name + " to " + ub.name +
+       " step " + one.name + " iter_args(" + accArg + " = " + acc0.name + ", " +
+       paArg + " = " + pa0.name + ", " + pbArg + " = " + pb0.name + ") -> (" +
+       types + ") : i32 {");
+  ++indent;
+  Val a = emitValue("tt.load " + paArg + " : " + typeStr(aPtr), at);
+  Val b = emitValue("tt.load " + pbArg + " : " + typeStr(bPtr), bt);
+  bool tf32 = in != Elem::F32 || src.coin();
+  Val d =
+      emitValue("tt.dot " + a.name + ", " + b.name + ", " + accArg +
+                    ", inputPrecision = " + (tf32 ? "tf32" : "ieee") + " : " +
+                    typeStr(at) + " * " + typeStr(bt) + " -> " + typeStr(ct),
+                ct);
+  Val pa = emitValue("tt.addptr " + paArg + ", " + aStep.name + " : " +
+                         typeStr(aPtr) + ", " + typeStr(aStep.type),
+                     aPtr);
+  Val pb = emitValue("tt.addptr " + pbArg + ", " + bStep.name + " : " +
+                         typeStr(bPtr) + ", " + typeStr(bStep.type),
+                     bPtr);
+  line("scf.yield " + d.name + ", " + pa.name + ", " + pb.name + " : " + types);
+  --indent;
+  line("}");
+  // Loaded values are within [-1, 1] (genLoad's bound); the sum runs over
+  // kTotal products.
+  Val r;
+  r.name = res + "#0";
+  r.type = ct;
+  double kd = double(kTotal);
+  r.bound = kd;
+  double operandEps = tf32 && in == Elem::F32 ? std::ldexp(1.0, -10) : 0.0;
+  r.err = kd * operandEps + kd * epsOf(acc) * r.bound;
+  add(rescale(r));
 }
 
 // a [m, k] * b [k, n] + c of fresh operands: a and b clamped to [-4, 4]

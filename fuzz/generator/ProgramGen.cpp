@@ -250,6 +250,9 @@ GeneratedProgram ProgramGen::run() {
   cpu::LaunchSpec spec;
   spec.grid = {gridX, gridY, 1};
   spec.numWarps = 4;
+  spec.numStages = pol.numStages ? int(pol.numStages) : int(1 + src.below(4));
+  unsigned arch = pol.arch ? pol.arch : (src.coin() ? 80u : 90u);
+  spec.arch = arch == 80 ? "sm_80" : "sm_90";
   for (const Arg &a : args)
     spec.args.push_back(a.launch);
   out.launch = spec.str();

@@ -434,7 +434,12 @@ std::optional<Finding> checkTtir(ModuleOp module, const Launch *launch,
   PassManager pm(&ctx);
   mlir::tgpu::buildTtirPipeline(pm);
   mlir::tgpu::TtgirPipelineOptions options;
-  options.target = "cuda:90";
+  // The program's launch says how it is compiled (the generator draws
+  // stages and target per program); else sm_90 at Triton's 3 stages.
+  options.target =
+      launch && launch->spec.arch == "sm_80" ? "cuda:80" : "cuda:90";
+  if (launch && launch->spec.numStages)
+    options.numStages = launch->spec.numStages;
   options.numWarps = numWarps;
   // Tensor cores on: the dots that fit go through accelerate-matmul and the
   // mma.sync lowering (the CPU oracle checks the TTGIR after each pass; the

@@ -193,6 +193,10 @@ std::string LaunchSpec::str() const {
     s += "," + std::to_string(grid[2]);
   if (numWarps != 4)
     s += " --num-warps " + std::to_string(numWarps);
+  if (numStages)
+    s += " --num-stages " + std::to_string(numStages);
+  if (!arch.empty())
+    s += " --arch " + arch;
   s += " --";
   for (const std::string &a : args)
     s += " " + a;
@@ -232,6 +236,19 @@ bool LaunchSpec::parse(llvm::StringRef text, LaunchSpec &spec,
         why = "--num-warps must be between 1 and 32";
         return false;
       }
+    } else if (key == "--num-stages" || key == "-num-stages") {
+      if (value.getAsInteger(10, spec.numStages) || spec.numStages < 1 ||
+          spec.numStages > 8) {
+        why = "--num-stages must be between 1 and 8";
+        return false;
+      }
+    } else if (key == "--arch" || key == "-arch") {
+      if (value != "sm_80" && value != "sm_90" && value != "sm_90a") {
+        why =
+            "--arch must be sm_80, sm_90 or sm_90a, not '" + value.str() + "'";
+        return false;
+      }
+      spec.arch = value.str();
     } else {
       why = "unknown launch option '" + w.str() + "'";
       return false;

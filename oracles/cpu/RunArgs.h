@@ -25,14 +25,20 @@ bool parseKernelArg(llvm::StringRef text, size_t index, KernelArg &arg,
 bool parseGrid(llvm::StringRef text, std::array<int64_t, 3> &grid,
                std::string &why);
 
-// A whole launch: grid, warps and the argument texts.
+// A whole launch: grid, warps and the argument texts, and how a TTIR
+// kernel is compiled for it where the launch says (the generator draws
+// them per program; the reference ignores them).
 struct LaunchSpec {
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
+  int numStages =
+      0; // software-pipelining stages, 1..8; 0: the compiler's default
+  std::string arch; // sm_80, sm_90 or sm_90a; empty: the compiler's default
   std::vector<std::string> args;
 
-  // "--grid 2,1 --num-warps 4 -- ptr:f32=rand:64 i32=3" (grid trailing ones
-  // and the default warps left out).
+  // "--grid 2,1 --num-warps 4 --num-stages 2 --arch sm_80 -- ptr:f32=rand:64
+  // i32=3" (grid trailing ones, the default warps and unset stages and arch
+  // left out).
   std::string str() const;
   static bool parse(llvm::StringRef text, LaunchSpec &spec, std::string &why);
   // The arguments, parsed (buffers filled).

@@ -63,6 +63,10 @@ def add_image(job):
     os.dup2(log_fd, 2)
     try:
         options = {"num_warps": int(meta.get("num_warps", 4))}
+        # Triton pipelines at the stages tgpu compiled the TTIR with (a
+        # generated program draws its own); its default where none is given.
+        if meta.get("num_stages"):
+            options["num_stages"] = int(meta["num_stages"])
         if kernel.endswith(".ttgir"):
             options = {}
         compiled = triton.compile(os.path.join(bundle, kernel),

@@ -72,7 +72,9 @@ static cl::opt<bool> tensorCores("tensor-cores",
 static cl::opt<int>
     numStages("num-stages",
               cl::desc("software pipelining stages for TTIR loops that "
-                       "feed dots (1..16, default 3; 1: none)"),
+                       "feed dots (1..16, default 3; 1: none); a generated "
+                       "program's launch (--num-stages, --arch) overrides "
+                       "this and --arch"),
               cl::init(3), cl::cat(oracleCategory));
 static cl::opt<bool> noPoison("no-poison",
                               cl::desc("do not probe for write-only outputs (saves one "

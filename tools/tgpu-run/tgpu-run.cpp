@@ -1,7 +1,12 @@
 // tgpu-run: runs a TTIR/TTGIR kernel on the CPU reference oracle.
 //
 //   tgpu-run KERNEL.{ttir,ttgir,mlir} [--kernel NAME] --grid X[,Y[,Z]]
-//            [--num-warps N] [--dump DIR] [--dump-inputs DIR] -- ARG...
+//            [--num-warps N] [--num-stages N] [--arch sm_XX] [--dump DIR]
+//            [--dump-inputs DIR] -- ARG...
+//
+// --num-stages and --arch say how tgpu compiles the kernel for this launch
+// (a generated program's launch carries them); the reference runs the
+// program as written and only checks them, so that every launch line runs.
 //
 // One ARG per kernel argument: i1=V ... i64=V, f16=V, bf16=V, f32=V, f64=V,
 // f8E4M3FN=V, f8E5M2=V, or a buffer ptr:T=zeros:N | ptr:T=rand:N[:SEED] |
@@ -45,6 +50,16 @@ static cl::opt<std::string> gridOpt("grid", cl::desc("program grid X[,Y[,Z]]"),
                                     cl::Required, cl::cat(runCategory));
 static cl::opt<int> numWarps("num-warps", cl::desc("warps per program"),
                              cl::init(4), cl::cat(runCategory));
+static cl::opt<int> numStagesOpt(
+    "num-stages",
+    cl::desc("pipelining stages tgpu compiles this launch with (1..8; not "
+             "used by the reference)"),
+    cl::init(0), cl::cat(runCategory));
+static cl::opt<std::string>
+    archOpt("arch",
+            cl::desc("GPU target tgpu compiles this launch for (sm_80, sm_90, "
+                     "sm_90a; not used by the reference)"),
+            cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> dumpDir("dump",
                                     cl::desc("write every buffer argument's "
                                              "final contents to DIR/argK.bin"),
@@ -91,6 +106,12 @@ int main(int argc, char **argv) {
   }
   if (numWarps < 1 || numWarps > 32)
     return fail("--num-warps must be between 1 and 32");
+  if (numStagesOpt.getNumOccurrences() &&
+      (numStagesOpt < 1 || numStagesOpt > 8))
+    return fail("--num-stages must be between 1 and 8");
+  if (archOpt.getNumOccurrences() && archOpt != "sm_80" && archOpt != "sm_90" &&
+      archOpt != "sm_90a")
+    return fail("--arch must be sm_80, sm_90 or sm_90a, not '" + archOpt + "'");
 
   std::vector<KernelArg> args;
   for (size_t i = 0; i < kernelArgs.size(); ++i) {

@@ -15,6 +15,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <string>
+#include <tuple>
 
 namespace tgpu::oracle {
 
@@ -88,27 +91,33 @@ llvm::Error writeBytes(const std::string &path, const void *data, size_t size) {
 struct BundleProducer::Impl {
   ProducerOptions options;
   mlir::MLIRContext context;
-  // One compiler per num-warps of TTIR input; key 0 for TTGIR, which
-  // carries its own.
-  std::map<int, std::unique_ptr<mlir::tgpu::Compiler>> compilers;
+  // One compiler per (num-warps, stages, arch) of TTIR input; warps 0 for
+  // TTGIR, which carries its own.
+  std::map<std::tuple<int, int, std::string>,
+           std::unique_ptr<mlir::tgpu::Compiler>>
+      compilers;
 
   explicit Impl(const ProducerOptions &o, mlir::DialectRegistry &registry)
       : options(o), context(registry) {
     context.loadAllAvailableDialects();
   }
 
-  llvm::Expected<mlir::tgpu::Compiler *> compiler(int warps) {
-    auto &slot = compilers[warps];
+  // `stages` and `arch` from a case's launch, 0 and empty: the options'.
+  llvm::Expected<mlir::tgpu::Compiler *>
+  compiler(int warps, int stages = 0, const std::string &arch = "") {
+    auto &slot = compilers[{warps, stages, arch}];
     if (!slot) {
       mlir::tgpu::CompilerOptions co;
       co.arch = options.arch;
+      if (!arch.empty())
+        co.arch = arch;
       if (warps)
         co.numWarps = warps;
       co.emit = mlir::tgpu::EmitKind::Ptx;
       co.metadata = true;
       co.optLevel = options.optLevel;
       co.tensorCores = options.tensorCores;
-      co.numStages = options.numStages;
+      co.numStages = stages ? stages : options.numStages;
       auto made = mlir::tgpu::Compiler::create(co);
       if (!made)
         return made.takeError();
@@ -142,7 +151,12 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
   const bool isTtir = *kind == mlir::tgpu::InputKind::Ttir;
 
   // Compile.
-  auto compiler = impl->compiler(isTtir ? spec.launch.numWarps : 0);
+  // A TTIR case's launch may say how to compile it (generated programs
+  // draw stages and target); TTGIR carries both.
+  auto compiler = isTtir
+                      ? impl->compiler(spec.launch.numWarps,
+                                       spec.launch.numStages, spec.launch.arch)
+                      : impl->compiler(0);
   if (!compiler)
     return compiler.takeError();
   auto compiled = (*compiler)->compile(spec.text, spec.fileName);
@@ -305,6 +319,8 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
   b.extra = bundle::Json::object();
   b.extra.set("kernel", kernelFile);
   b.extra.set("num_warps", md.numWarps);
+  if (isTtir)
+    b.extra.set("num_stages", md.numStages);
   b.extra.set("arch", md.arch);
   std::string err;
   if (!bundle::saveBundleMeta(b, err))
