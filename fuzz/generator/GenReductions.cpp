@@ -298,7 +298,8 @@ void ProgramGen::genDotLoop(int64_t maxNumel) {
     genFloatArith();
     return;
   }
-  int64_t trips = int64_t(src.range(1, std::max(2u, pol.maxTripCount)));
+  // At least two trips: a one-trip loop has nothing to pipeline.
+  int64_t trips = int64_t(src.range(2, std::max(2u, pol.maxTripCount)));
   int64_t kTotal = k * trips;
   VType at{in, {m, k}}, bt{in, {k, n}}, ct{acc, {m, n}};
   VType aPtr{in, {m, k}, true}, bPtr{in, {k, n}, true};
