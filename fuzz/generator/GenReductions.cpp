@@ -190,6 +190,26 @@ void ProgramGen::genDot() {
           /*cMax=*/64);
 }
 
+// Halves k, then n, then m (none below its minimum) until every operand
+// and the result hold at most maxNumel elements; whether they then do.
+static bool shrinkDotToFit(int64_t &m, int64_t &n, int64_t &k, int64_t minM,
+                           int64_t minN, int64_t minK, int64_t maxNumel) {
+  auto fits = [&] {
+    return m * k <= maxNumel && k * n <= maxNumel && m * n <= maxNumel;
+  };
+  while (!fits()) {
+    if (k > minK)
+      k /= 2;
+    else if (n > minN)
+      n /= 2;
+    else if (m > minM)
+      m /= 2;
+    else
+      return false;
+  }
+  return true;
+}
+
 void ProgramGen::genWgmmaDot(int64_t maxNumel) {
   // f16 into f32 or f16, bf16 into f32, f32 as tf32 into f32.
   static const Elem ins[] = {Elem::F16, Elem::F16, Elem::BF16, Elem::F32};
@@ -202,17 +222,7 @@ void ProgramGen::genWgmmaDot(int64_t maxNumel) {
   int64_t minN = pol.tritonSafe ? 16 : 8;
   int64_t m = int64_t(64) << src.below(2), nn = minN << src.below(5),
           k = kStep << src.below(3);
-  while (m * k > maxNumel || k * nn > maxNumel || m * nn > maxNumel) {
-    if (k > kStep)
-      k /= 2;
-    else if (nn > minN)
-      nn /= 2;
-    else if (m > 64)
-      m /= 2;
-    else
-      break;
-  }
-  if (m * k > maxNumel || k * nn > maxNumel || m * nn > maxNumel) {
+  if (!shrinkDotToFit(m, nn, k, /*minM=*/64, minN, kStep, maxNumel)) {
     genFloatArith();
     return;
   }
@@ -284,17 +294,8 @@ void ProgramGen::genDotLoop(int64_t maxNumel) {
   bool wide = maxNumel >= 1024 && src.coin();
   int64_t m = wide ? int64_t(64) << src.below(2) : int64_t(16) << src.below(3);
   int64_t n = int64_t(16) << src.below(3), k = int64_t(16) << src.below(3);
-  while (m * k > maxNumel || k * n > maxNumel || m * n > maxNumel) {
-    if (k > 16)
-      k /= 2;
-    else if (n > 16)
-      n /= 2;
-    else if (m > (wide ? 64 : 16))
-      m /= 2;
-    else
-      break;
-  }
-  if (m * k > maxNumel || k * n > maxNumel || m * n > maxNumel) {
+  if (!shrinkDotToFit(m, n, k, /*minM=*/wide ? 64 : 16, /*minN=*/16,
+                      /*minK=*/16, maxNumel)) {
     genFloatArith();
     return;
   }

@@ -185,6 +185,20 @@ bool parseGrid(llvm::StringRef text, std::array<int64_t, 3> &grid,
   return true;
 }
 
+bool checkNumStages(int numStages, std::string &why) {
+  if (numStages >= 1 && numStages <= 8)
+    return true;
+  why = "--num-stages must be between 1 and 8";
+  return false;
+}
+
+bool checkArch(llvm::StringRef arch, std::string &why) {
+  if (arch == "sm_80" || arch == "sm_90" || arch == "sm_90a")
+    return true;
+  why = "--arch must be sm_80, sm_90 or sm_90a, not '" + arch.str() + "'";
+  return false;
+}
+
 std::string LaunchSpec::str() const {
   std::string s = "--grid " + std::to_string(grid[0]);
   if (grid[1] != 1 || grid[2] != 1)
@@ -237,17 +251,13 @@ bool LaunchSpec::parse(llvm::StringRef text, LaunchSpec &spec,
         return false;
       }
     } else if (key == "--num-stages" || key == "-num-stages") {
-      if (value.getAsInteger(10, spec.numStages) || spec.numStages < 1 ||
-          spec.numStages > 8) {
-        why = "--num-stages must be between 1 and 8";
+      if (value.getAsInteger(10, spec.numStages))
+        spec.numStages = 0; // not a number: out of range below
+      if (!checkNumStages(spec.numStages, why))
         return false;
-      }
     } else if (key == "--arch" || key == "-arch") {
-      if (value != "sm_80" && value != "sm_90" && value != "sm_90a") {
-        why =
-            "--arch must be sm_80, sm_90 or sm_90a, not '" + value.str() + "'";
+      if (!checkArch(value, why))
         return false;
-      }
       spec.arch = value.str();
     } else {
       why = "unknown launch option '" + w.str() + "'";

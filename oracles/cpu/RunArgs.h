@@ -45,6 +45,12 @@ struct LaunchSpec {
   bool makeArgs(std::vector<KernelArg> &out, std::string &why) const;
 };
 
+// Whether a launch's compile fields are valid (numStages 1..8, arch sm_80,
+// sm_90 or sm_90a); false with `why`. LaunchSpec::parse and tgpu-run's
+// options check with it.
+bool checkNumStages(int numStages, std::string &why);
+bool checkArch(llvm::StringRef arch, std::string &why);
+
 // Splits a command line at the first "--": the tool's own arguments
 // (argv[0], then argv[first..] up to "--") for llvm::cl, and the kernel
 // arguments after it.

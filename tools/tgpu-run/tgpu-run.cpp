@@ -106,12 +106,11 @@ int main(int argc, char **argv) {
   }
   if (numWarps < 1 || numWarps > 32)
     return fail("--num-warps must be between 1 and 32");
-  if (numStagesOpt.getNumOccurrences() &&
-      (numStagesOpt < 1 || numStagesOpt > 8))
-    return fail("--num-stages must be between 1 and 8");
-  if (archOpt.getNumOccurrences() && archOpt != "sm_80" && archOpt != "sm_90" &&
-      archOpt != "sm_90a")
-    return fail("--arch must be sm_80, sm_90 or sm_90a, not '" + archOpt + "'");
+  if (std::string why;
+      numStagesOpt.getNumOccurrences() && !checkNumStages(numStagesOpt, why))
+    return fail(why);
+  if (std::string why; archOpt.getNumOccurrences() && !checkArch(archOpt, why))
+    return fail(why);
 
   std::vector<KernelArg> args;
   for (size_t i = 0; i < kernelArgs.size(); ++i) {
