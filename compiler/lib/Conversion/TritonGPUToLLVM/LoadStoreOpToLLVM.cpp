@@ -4,13 +4,23 @@
 // contiguous and aligned and the mask constant over the group. Each access is
 // one predicated PTX ld/st: masked-off lanes keep `other` (or 0) and do not
 // touch memory, and a store is done by one owner of each element only.
+//
+// The inline asm reads as Triton's does (operands numbered in the order
+// outputs, `other`, address, L2 policy, predicate; `mov` of `other` or 0
+// into every output first), and like Triton's it has side effects: a load
+// must not be merged with an earlier load of the same address across a
+// store to it, which LLVM would do to asm it takes for a pure function.
+// Cache modifiers and eviction priorities become PTX qualifiers; an L2
+// priority also takes a `createpolicy` register (sm_80 and newer).
 #include "tgpu/Analysis/AccessWidth.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -43,15 +53,18 @@ int64_t vectorWidth(Value ptr, Value mask, const LinearLayout &layout,
 struct AccessShape {
   unsigned wordBits; // 8, 16, 32 or 64
   unsigned words;    // 1, 2 or 4
+  // NVPTX's 'c' is a 16-bit register that also carries an i8.
   StringRef constraint() const {
-    return wordBits == 64 ? "l" : wordBits == 32 ? "r" : "h";
+    return wordBits == 64 ? "l" : wordBits == 32 ? "r" : "c";
   }
   std::string suffix() const {
     std::string s = words > 1 ? ".v" + std::to_string(words) : "";
-    return s + (wordBits == 8 ? ".u8" : ".b" + std::to_string(wordBits));
+    return s + ".b" + std::to_string(wordBits);
   }
+  // PTX has no 8-bit mov: bytes move through 16-bit registers.
+  unsigned movBits() const { return std::max(wordBits, 16u); }
   Type wordType(MLIRContext *ctx) const {
-    return IntegerType::get(ctx, wordBits == 8 ? 16 : wordBits);
+    return IntegerType::get(ctx, wordBits);
   }
 };
 
@@ -61,11 +74,129 @@ AccessShape accessShape(unsigned vec, unsigned elemBits) {
   return {wordBits, total / wordBits};
 }
 
+// "{ $first, ... }"
 std::string operandList(unsigned first, unsigned count) {
-  std::string s = count > 1 ? "{ " : "";
+  std::string s = "{ ";
   for (unsigned i = 0; i < count; ++i)
     s += (i ? ", $" : "$") + std::to_string(first + i);
-  return s + (count > 1 ? " }" : "");
+  return s + " }";
+}
+
+// The operands of one inline asm statement, numbered as they are added.
+class AsmOperands {
+public:
+  unsigned output(StringRef constraint) {
+    constraints.push_back(("=" + constraint).str());
+    return constraints.size() - 1;
+  }
+  unsigned input(Value value, StringRef constraint) {
+    values.push_back(value);
+    constraints.push_back(constraint.str());
+    return constraints.size() - 1;
+  }
+  std::string constraintString() const { return llvm::join(constraints, ","); }
+  ArrayRef<Value> inputs() const { return values; }
+
+private:
+  SmallVector<std::string> constraints;
+  SmallVector<Value> values;
+};
+
+LLVM::InlineAsmOp createAsm(RewriterBase &rewriter, Location loc,
+                            TypeRange results, const AsmOperands &operands,
+                            StringRef text) {
+  MLIRContext *ctx = rewriter.getContext();
+  return LLVM::InlineAsmOp::create(
+      rewriter, loc, results, operands.inputs(), text,
+      operands.constraintString(), /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      ArrayAttr::get(ctx, {}));
+}
+
+// A register with an L2 eviction priority for every line an access touches
+// (`createpolicy.fractional` with fraction 1.0), or null where the access
+// asks for none or the target (before sm_80) has no L2 cache hints.
+Value createL2Policy(RewriterBase &rewriter, Location loc,
+                     tt::EvictionPolicy evict, int computeCapability) {
+  if (computeCapability < 80 || evict == tt::EvictionPolicy::NORMAL)
+    return Value();
+  StringRef priority =
+      evict == tt::EvictionPolicy::EVICT_FIRST ? "evict_first" : "evict_last";
+  AsmOperands operands;
+  operands.output("l");
+  std::string text = llvm::formatv("mov.u64 $0, 0x0;\n\tcreatepolicy."
+                                   "fractional.L2::{0}.b64 $0, 1.0;",
+                                   priority);
+  return createAsm(rewriter, loc, rewriter.getI64Type(), operands, text)
+      .getResult(0);
+}
+
+// PTX qualifiers for a cache modifier and an eviction priority. PTX has two
+// forms of ld/st: one takes a cache operator, the other L1 eviction
+// priorities, and ld.volatile takes neither; `.L2::cache_hint` goes with
+// either of the first two.
+FailureOr<std::string> cacheQualifiers(Operation *op, bool isVolatile,
+                                       tt::CacheModifier cache,
+                                       tt::EvictionPolicy evict, bool isStore) {
+  using CM = tt::CacheModifier;
+  std::string cop;
+  switch (cache) {
+  case CM::CA:
+  case CM::CV:
+    if (!isStore)
+      cop = cache == CM::CA ? ".ca" : ".cv";
+    break;
+  case CM::WB:
+  case CM::WT:
+    if (isStore)
+      cop = cache == CM::WB ? ".wb" : ".wt";
+    break;
+  case CM::CG:
+    cop = ".cg";
+    break;
+  case CM::CS:
+    cop = ".cs";
+    break;
+  case CM::NONE:
+    break;
+  }
+  // A modifier that does not apply to the access (a load's .wb, a store's
+  // .ca) is left out, as Triton leaves it out.
+  bool hinted = evict != tt::EvictionPolicy::NORMAL;
+  if (isVolatile && (!cop.empty() || hinted))
+    return op->emitError("a volatile load takes no cache modifier or "
+                         "eviction policy: PTX ld.volatile has neither");
+  if (!cop.empty() && hinted)
+    return op->emitError("cache modifier ")
+           << tt::stringifyCacheModifier(cache)
+           << " cannot go with eviction policy "
+           << tt::stringifyEvictionPolicy(evict)
+           << ": PTX has no access with both a cache operator and an L1 "
+              "eviction priority";
+  if (evict == tt::EvictionPolicy::EVICT_FIRST)
+    return cop + ".L1::evict_first";
+  if (evict == tt::EvictionPolicy::EVICT_LAST)
+    return cop + ".L1::evict_last";
+  return cop;
+}
+
+// The splat integer constant `other` is, as the bits of one `movBits` mov
+// (the element repeated), or nothing.
+std::optional<uint64_t> splatOtherImmediate(Value other, Type memType,
+                                            unsigned movBits) {
+  DenseElementsAttr attr;
+  if (!other || !isa<IntegerType>(memType) ||
+      !matchPattern(other, m_Constant(&attr)) || !attr.isSplat() ||
+      !isa<IntegerType>(attr.getElementType()))
+    return std::nullopt;
+  unsigned elemBits = memType.getIntOrFloatBitWidth();
+  uint64_t elem =
+      attr.getSplatValue<APInt>().zextOrTrunc(elemBits).getZExtValue();
+  uint64_t bits = 0;
+  for (unsigned s = 0; s < movBits; s += elemBits)
+    bits |= elem << s;
+  return bits;
 }
 
 // Elements (lowered types) -> PTX words.
@@ -90,11 +221,8 @@ SmallVector<Value> toWords(RewriterBase &rewriter, Location loc,
   Value words = LLVM::BitcastOp::create(rewriter, loc, wordVecType, v);
   SmallVector<Value> result;
   for (unsigned i = 0; i < shape.words; ++i) {
-    Value w = LLVM::ExtractElementOp::create(rewriter, loc, words,
-                                             i32Constant(rewriter, loc, i));
-    if (wordBits == 8)
-      w = LLVM::ZExtOp::create(rewriter, loc, shape.wordType(ctx), w);
-    result.push_back(w);
+    result.push_back(LLVM::ExtractElementOp::create(
+        rewriter, loc, words, i32Constant(rewriter, loc, i)));
   }
   return result;
 }
@@ -107,13 +235,9 @@ SmallVector<Value> fromWords(RewriterBase &rewriter, Location loc,
   auto wordVecType = VectorType::get({int64_t(shape.words)},
                                      IntegerType::get(ctx, shape.wordBits));
   Value wv = LLVM::UndefOp::create(rewriter, loc, wordVecType);
-  for (auto [i, w] : llvm::enumerate(words)) {
-    Value x = w;
-    if (shape.wordBits == 8)
-      x = LLVM::TruncOp::create(rewriter, loc, IntegerType::get(ctx, 8), w);
-    wv = LLVM::InsertElementOp::create(rewriter, loc, wv, x,
+  for (auto [i, w] : llvm::enumerate(words))
+    wv = LLVM::InsertElementOp::create(rewriter, loc, wv, w,
                                        i32Constant(rewriter, loc, i));
-  }
   Value v = LLVM::BitcastOp::create(
       rewriter, loc, VectorType::get({int64_t(vec)}, memType), wv);
   SmallVector<Value> elems;
@@ -219,6 +343,11 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp> {
       return v.size() == 1 ? v.front() : v[i];
     };
 
+    FailureOr<std::string> qualifiers =
+        cacheQualifiers(op, op.getIsVolatile(), op.getCache(), op.getEvict(),
+                        /*isStore=*/false);
+    if (failed(qualifiers))
+      return failure();
     unsigned vec = plan->vec;
     AccessShape shape = accessShape(vec, bitWidth(memType));
     Type wordType = shape.wordType(ctx);
@@ -234,47 +363,52 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp> {
         continue;
       }
       Value pred = masks.empty() ? Value() : at(masks, g);
-      SmallVector<Value> otherWords;
-      if (pred) {
-        SmallVector<Value> otherElems;
-        for (unsigned i = 0; i < vec; ++i)
-          otherElems.push_back(
-              others.empty()
-                  ? LLVM::ZeroOp::create(rewriter, loc, elemType).getResult()
-                  : at(others, g + i));
-        otherWords = toWords(rewriter, loc, otherElems, memType, shape);
-      }
-      // Operands: the words (outputs), the address, the predicate, `other`.
+      Value policy =
+          createL2Policy(rewriter, loc, op.getEvict(), info.computeCapability);
       unsigned n = shape.words;
-      std::string asmText;
-      std::string constraints;
+      AsmOperands operands;
       for (unsigned i = 0; i < n; ++i)
-        constraints += (i ? ",=" : "=") + shape.constraint().str();
-      constraints += ",l";
-      SmallVector<Value> operands{at(ptrs, g)};
-      if (pred) {
-        constraints += ",b";
-        operands.push_back(pred);
-        std::string mov = shape.wordBits == 8 ? "mov.b16" : "mov.b" +
-                                                std::to_string(shape.wordBits);
-        for (unsigned i = 0; i < n; ++i) {
-          asmText += llvm::formatv("{0} ${1}, ${2};\n\t", mov, i, n + 2 + i);
-          constraints += "," + shape.constraint().str();
-          operands.push_back(otherWords[i]);
+        operands.output(shape.constraint());
+      // Every output starts as `other` (0 without one): what a masked-off
+      // lane keeps.
+      std::string asmText;
+      std::string mov = "mov.u" + std::to_string(shape.movBits());
+      std::optional<uint64_t> immediate;
+      SmallVector<Value> otherWords;
+      if (!others.empty()) {
+        immediate =
+            splatOtherImmediate(op.getOther(), memType, shape.movBits());
+        if (!immediate) {
+          SmallVector<Value> otherElems;
+          for (unsigned i = 0; i < vec; ++i)
+            otherElems.push_back(at(others, g + i));
+          otherWords = toWords(rewriter, loc, otherElems, memType, shape);
         }
-        asmText += llvm::formatv("@${0} ", n + 1);
+      } else {
+        immediate = 0;
       }
-      asmText += llvm::formatv("ld.global{0} {1}, [ ${2} + 0 ];",
-                               shape.suffix(), operandList(0, n), n);
+      for (unsigned i = 0; i < n; ++i) {
+        std::string source =
+            immediate ? "0x" + llvm::utohexstr(*immediate, /*LowerCase=*/true)
+                      : "$" + std::to_string(operands.input(
+                                  otherWords[i], shape.constraint()));
+        asmText += llvm::formatv("{0} ${1}, {2};\n\t", mov, i, source);
+      }
+      unsigned addr = operands.input(at(ptrs, g), "l");
+      std::string suffix;
+      if (policy)
+        suffix = ", $" + std::to_string(operands.input(policy, "l"));
+      if (pred)
+        asmText += "@$" + std::to_string(operands.input(pred, "b")) + " ";
+      asmText += llvm::formatv("ld{0}.global{1}{2}{3} {4}, [ ${5} + 0 ]{6};",
+                               op.getIsVolatile() ? ".volatile" : "",
+                               *qualifiers, policy ? ".L2::cache_hint" : "",
+                               shape.suffix(), operandList(0, n), addr, suffix);
       Type asmResult =
           n == 1 ? wordType
                  : LLVM::LLVMStructType::getLiteral(
                        ctx, SmallVector<Type>(n, wordType));
-      auto inlineAsm = LLVM::InlineAsmOp::create(
-          rewriter, loc, asmResult, operands, asmText, constraints,
-          /*has_side_effects=*/false, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-          /*operand_attrs=*/nullptr);
+      auto inlineAsm = createAsm(rewriter, loc, asmResult, operands, asmText);
       SmallVector<Value> words =
           n == 1 ? SmallVector<Value>{inlineAsm.getResult(0)}
                  : unpackValues(rewriter, loc, inlineAsm.getResult(0));
@@ -321,6 +455,11 @@ struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp> {
       return v.size() == 1 ? v.front() : v[i];
     };
 
+    FailureOr<std::string> qualifiers =
+        cacheQualifiers(op, /*isVolatile=*/false, op.getCache(), op.getEvict(),
+                        /*isStore=*/true);
+    if (failed(qualifiers))
+      return failure();
     unsigned vec = plan->vec;
     AccessShape shape = accessShape(vec, bitWidth(memType));
     for (unsigned g = 0; g < plan->regs; g += vec) {
@@ -332,28 +471,23 @@ struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp> {
       for (unsigned i = 0; i < vec; ++i)
         elems.push_back(at(values, g + i));
       SmallVector<Value> words = toWords(rewriter, loc, elems, memType, shape);
-      unsigned n = shape.words;
-      std::string constraints = "l";
-      SmallVector<Value> operands{at(ptrs, g)};
+      AsmOperands operands;
+      for (Value w : words)
+        operands.input(w, shape.constraint());
+      unsigned addr = operands.input(at(ptrs, g), "l");
+      Value policy =
+          createL2Policy(rewriter, loc, op.getEvict(), info.computeCapability);
+      std::string suffix;
+      if (policy)
+        suffix = ", $" + std::to_string(operands.input(policy, "l"));
       std::string asmText;
-      unsigned firstWord = 1;
-      if (pred) {
-        constraints += ",b";
-        operands.push_back(pred);
-        asmText += "@$1 ";
-        firstWord = 2;
-      }
-      for (Value w : words) {
-        constraints += "," + shape.constraint().str();
-        operands.push_back(w);
-      }
-      asmText += llvm::formatv("st.global{0} [ $0 + 0 ], {1};", shape.suffix(),
-                               operandList(firstWord, n));
-      LLVM::InlineAsmOp::create(
-          rewriter, loc, TypeRange{}, operands, asmText,
-          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-          /*operand_attrs=*/nullptr);
+      if (pred)
+        asmText = "@$" + std::to_string(operands.input(pred, "b")) + " ";
+      asmText +=
+          llvm::formatv("st.global{0}{1}{2} [ ${3} + 0 ], {4}{5};", *qualifiers,
+                        policy ? ".L2::cache_hint" : "", shape.suffix(), addr,
+                        operandList(0, shape.words), suffix);
+      createAsm(rewriter, loc, TypeRange{}, operands, asmText);
     }
     rewriter.eraseOp(op);
     return success();

@@ -24,7 +24,7 @@
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[T0:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]] : i32
-// CHECK: "@$1 st.global.b32 [ $0 + 0 ], $2;", "l,b,r" %arg2, %[[T0]], %{{.*}}
+// CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %arg2, %[[T0]]
 // CHECK: llvm.return
 // CHECK-NOT: llvm.return
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

@@ -9,9 +9,9 @@
 // CHECK-SAME: (%{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: i32)
 // CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>}
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK-COUNT-2: llvm.inline_asm {{.*}}"mov.b32 $0, $6;\0A\09mov.b32 $1, $7;\0A\09mov.b32 $2, $8;\0A\09mov.b32 $3, $9;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b,r,r,r,r"
+// CHECK-COUNT-2: llvm.inline_asm {{.*}}"mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
 // CHECK-NOT: ld.global
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects {{.*}}"@$1 st.global.v4.b32 [ $0 + 0 ], { $2, $3, $4, $5 };", "l,b,r,r,r,r"
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects {{.*}}"@$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };", "r,r,r,r,l,b"
 // CHECK-NOT: st.global
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -36,10 +36,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // packs into one v4.b32, `other` filling masked-off lanes. A mask that may
 // change inside a group (n unknown) splits the access again.
 // CHECK-LABEL: llvm.func @widths
-// CHECK-COUNT-4: "ld.global.b32 $0, [ $1 + 0 ];", "=r,l"
-// CHECK: "mov.b32 $0, $6;\0A\09mov.b32 $1, $7;\0A\09mov.b32 $2, $8;\0A\09mov.b32 $3, $9;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];"
+// CHECK-COUNT-4: "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l"
+// CHECK: "mov.u32 $0, $4;\0A\09mov.u32 $1, $5;\0A\09mov.u32 $2, $6;\0A\09mov.u32 $3, $7;\0A\09@$9 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $8 + 0 ];"
 // CHECK-NOT: ld.global.v4
-// CHECK-COUNT-8: "mov.b16 $0, $3;\0A\09@$2 ld.global.b16 $0, [ $1 + 0 ];", "=h,l,b,h"
+// CHECK-COUNT-8: "mov.u16 $0, $1;\0A\09@$3 ld.global.b16 { $0 }, [ $2 + 0 ];", "=c,c,l,b"
 // CHECK-NOT: ld.global
 #b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -71,7 +71,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32)
 // CHECK: %[[BIT:.*]] = llvm.and %{{.*}}, %[[SIXTEEN]]
 // CHECK: %[[OWN:.*]] = llvm.icmp "eq" %[[BIT]]
-// CHECK: "@$1 st.global.b32 [ $0 + 0 ], $2;", "l,b,r" %{{.*}}, %[[OWN]]
+// CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %{{.*}}, %[[OWN]]
 #b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @owners(%a: !tt.ptr<i32>) {

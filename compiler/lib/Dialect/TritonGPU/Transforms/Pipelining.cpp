@@ -11,6 +11,10 @@ namespace ttg = mlir::triton::gpu;
 
 bool mlir::tgpu::canCopyAsynchronously(tt::LoadOp load,
                                        const ModuleAxisInfoAnalysis &axisInfo) {
+  // A volatile load reads memory when the program says; a copy issued
+  // iterations early would not.
+  if (load.getIsVolatile())
+    return false;
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
   if (!ptrType || !ptrType.getEncoding() ||
       !ttg::isDistributedEncoding(ptrType.getEncoding()))

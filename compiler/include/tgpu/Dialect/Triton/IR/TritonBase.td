@@ -74,8 +74,9 @@ def TT_CacheModifierAttr : TT_I32Enum<"CacheModifier", [
   let description = [{
     Cache operator of a `tt.load` / `tt.store` (PTX's `.ca`, `.cg`, `.wb`,
     `.cs`, `.wt`, `.cv`; `none` leaves the choice to the hardware). The
-    values are Triton's. tgpu keeps and prints the hint but its lowering
-    emits plain `ld.global` / `st.global`; the CPU oracle ignores it.
+    values are Triton's. The GPU lowering emits the PTX qualifier where
+    the access has it (see `tt.load`, `tt.store`); the CPU oracle ignores
+    it.
   }];
 }
 
@@ -85,8 +86,9 @@ def TT_EvictionPolicyAttr : TT_I32Enum<"EvictionPolicy", [
   I32EnumAttrCase<"EVICT_LAST", 3, "evict_last">]> {
   let description = [{
     L1/L2 eviction priority hint of a load or store (PTX's `evict_first`,
-    `evict_last`, or normal). Kept and printed; ignored by the lowering
-    and the CPU oracle.
+    `evict_last`, or normal). The GPU lowering emits it as an L1 eviction
+    priority and an L2 cache policy (`createpolicy.fractional`, sm_80 and
+    newer); the CPU oracle ignores it.
   }];
 }
 

@@ -336,10 +336,15 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
     The hints `cacheModifier = ...` (attribute `cache`),
     `evictionPolicy = ...` (attribute `evict`) and `isVolatile` are kept
     and printed. A volatile load also counts as a write to global memory,
-    so no pass removes or merges it. The GPU lowering ignores the three
-    hints: it emits predicated `ld.global`, up to 128 bits wide where
-    AxisInfo proves the pointers contiguous and aligned; it rejects block
-    pointers.
+    so no pass removes or merges it, and the pipeliner leaves it
+    synchronous. The GPU lowering emits predicated `ld.global`, up to 128
+    bits wide where AxisInfo proves the pointers contiguous and aligned,
+    with the hints as PTX qualifiers: `.ca`, `.cg`, `.cs`, `.cv` (a load's
+    `wb`/`wt` is left out, as Triton leaves it out), `.L1::evict_first` /
+    `.L1::evict_last` with an L2 `createpolicy` of the same priority, and
+    `ld.volatile`. PTX has no access with both a cache operator and an
+    eviction priority, nor a volatile one with either: those loads are
+    refused with a located error. It rejects block pointers.
 
     The canonicalizer drops a constant all-true mask (and the `other`
     with it) and replaces a load under a constant all-false mask by its
@@ -382,9 +387,10 @@ def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite<GlobalMemory>]>,
     Verified: a block-pointer store takes no `mask`, and only it may carry
     `boundaryCheck` (dimensions whose out-of-bounds elements are skipped).
     `cacheModifier` and `evictionPolicy` (attributes `cache`, `evict`) are
-    kept, printed, and ignored by the lowering, which emits predicated `st.global` (vectorised like
-    `tt.load`), each element written by one thread only; block pointers
-    are rejected.
+    kept and printed; the lowering emits predicated `st.global` (vectorised
+    like `tt.load`), each element written by one thread only, with `.wb`,
+    `.cg`, `.cs`, `.wt` or an eviction priority as for `tt.load` (a store's
+    `ca`/`cv` is left out); block pointers are rejected.
 
     The CPU oracle treats two elements of one store that write different
     data to one address, and stores of different data by two programs to
