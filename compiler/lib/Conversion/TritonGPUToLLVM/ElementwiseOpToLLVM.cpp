@@ -111,6 +111,110 @@ struct SplatConstantLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> 
   }
 };
 
+// One element of a dense constant as an LLVM constant of `type` (fp8
+// elements are their bits: the type converter makes them i8).
+Value elementConstant(RewriterBase &rewriter, Location loc, Type type,
+                      Attribute value) {
+  if (auto f = dyn_cast<FloatAttr>(value); f && isa<IntegerType>(type))
+    value = rewriter.getIntegerAttr(type, f.getValue().bitcastToAPInt());
+  return LLVM::ConstantOp::create(rewriter, loc, type, cast<TypedAttr>(value));
+}
+
+// A dense constant that is not a splat. Where every thread holds the same
+// elements (the layout's lane, warp and block bases are zero) each register
+// is its own constant. Elsewhere which element a register holds depends on
+// the thread: the elements go into a constant global array, and each
+// register loads its element from it.
+struct DenseConstantLowering
+    : public ConvertOpToLLVMPattern<arith::ConstantOp> {
+  DenseConstantLowering(TritonGPUToLLVMTypeConverter &converter,
+                        const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!type || !isDistributedTensor(type) || !dense ||
+        isa<SplatElementsAttr>(dense))
+      return failure();
+    Type resultType = getTypeConverter()->convertType(type);
+    Type elemType = getTypeConverter()->convertType(type.getElementType());
+    if (!resultType || !elemType || !elemType.isIntOrFloat())
+      return op.emitError("cannot lower ") << type;
+    Location loc = op.getLoc();
+    auto layout = getDistributedLayout(type, loc);
+    if (failed(layout))
+      return failure();
+    SmallVector<Attribute> elements(dense.getValues<Attribute>());
+    int64_t regs = layout->getInDimSize("register");
+    std::vector<std::string> inDims = layout->getInDimNames();
+    bool sameInEveryThread = true;
+    for (const std::string &dim : inDims)
+      for (int i = 0; dim != "register" && i < layout->getInDimSizeLog2(dim);
+           ++i)
+        sameInEveryThread &=
+            layout->getBasis(dim, i) == LinearLayout::Basis(type.getRank(), 0);
+    SmallVector<Value> values;
+    if (sameInEveryThread) {
+      for (int64_t r = 0; r < regs; ++r) {
+        std::vector<int32_t> in(inDims.size(), 0);
+        for (auto [i, dim] : llvm::enumerate(inDims))
+          if (dim == "register")
+            in[i] = r;
+        std::vector<int32_t> coords =
+            layout->unpackOut(layout->applyFlat(layout->packIn(in)));
+        int64_t index = 0;
+        for (auto [size, coord] : llvm::zip(type.getShape(), coords))
+          index = index * size + coord;
+        values.push_back(
+            elementConstant(rewriter, loc, elemType, elements[index]));
+      }
+    } else {
+      LLVM::GlobalOp table = createTable(rewriter, op, elemType, elements);
+      Value base = LLVM::AddressOfOp::create(rewriter, loc, table);
+      for (SmallVector<Value> &coords :
+           emitIndices(rewriter, loc, *layout, info.threadsPerWarp)) {
+        Value index = linearize(rewriter, loc, coords, type.getShape());
+        Value ptr = LLVM::GEPOp::create(rewriter, loc, base.getType(), elemType,
+                                        base, ValueRange{index});
+        values.push_back(LLVM::LoadOp::create(rewriter, loc, elemType, ptr));
+      }
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc, resultType, values));
+    return success();
+  }
+
+  // A constant array in global memory holding `elements` in row-major order.
+  static LLVM::GlobalOp createTable(ConversionPatternRewriter &rewriter,
+                                    arith::ConstantOp op, Type elemType,
+                                    ArrayRef<Attribute> elements) {
+    auto module = op->getParentOfType<ModuleOp>();
+    SmallVector<Attribute> values;
+    for (Attribute e : elements) {
+      if (auto f = dyn_cast<FloatAttr>(e); f && isa<IntegerType>(elemType))
+        e = rewriter.getIntegerAttr(elemType, f.getValue().bitcastToAPInt());
+      values.push_back(e);
+    }
+    std::string name;
+    for (unsigned i = 0;; ++i) {
+      name = "tensor_constant_" + std::to_string(i);
+      if (!module.lookupSymbol(name))
+        break;
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    auto arrayType = LLVM::LLVMArrayType::get(elemType, values.size());
+    return LLVM::GlobalOp::create(rewriter, op.getLoc(), arrayType,
+                                  /*isConstant=*/true, LLVM::Linkage::Internal,
+                                  name, rewriter.getArrayAttr(values),
+                                  /*alignment=*/0, /*addrSpace=*/1);
+  }
+
+  LoweringInfo info;
+};
+
 // tt.addptr: one getelementptr per register, in units of the pointee.
 struct AddPtrLowering : public ConvertOpToLLVMPattern<tt::AddPtrOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -506,8 +610,9 @@ FailureOr<LLVM::LLVMFuncOp> mlir::tgpu::getOrDeclareExternalFunction(
 
 void mlir::tgpu::populateElementwiseOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    const LoweringInfo &) {
+    const LoweringInfo &info) {
   patterns.add<ArithMathOnTensors>(converter, patterns.getContext());
+  patterns.add<DenseConstantLowering>(converter, info);
   patterns.add<SplatConstantLowering, AddPtrLowering, ExternElementwiseLowering,
                RegisterwiseLowering<tt::PreciseSqrtOp>,
                RegisterwiseLowering<tt::PreciseDivFOp>,

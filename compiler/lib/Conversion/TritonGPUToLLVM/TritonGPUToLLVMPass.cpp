@@ -119,9 +119,9 @@ public:
     // Checked up front: MLIR's arith patterns would otherwise take these
     // for vector constants and build invalid LLVM constants.
     WalkResult unsupported = module.walk([](arith::ConstantOp op) {
-      if (isa<RankedTensorType>(op.getType()) &&
-          !isa<SplatElementsAttr>(op.getValue())) {
-        op.emitError("only splat tensor constants can be lowered");
+      auto type = dyn_cast<RankedTensorType>(op.getType());
+      if (type && !isa<DenseElementsAttr>(op.getValue())) {
+        op.emitError("only dense tensor constants can be lowered");
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

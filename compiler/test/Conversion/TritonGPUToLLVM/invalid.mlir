@@ -108,12 +108,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @dense(%p: !tt.ptr<i32>) {
-    // expected-error @below {{only splat tensor constants can be lowered}}
-    %c = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #a>
+  tt.func public @dense_resource(%p: !tt.ptr<i32>) {
+    // expected-error @below {{only dense tensor constants can be lowered}}
+    %c = arith.constant dense_resource<four_ints> : tensor<4xi32, #a>
     tt.return
   }
 }
+
+{-#
+  dialect_resources: {
+    builtin: {
+      four_ints: "0x0400000000000000010000000200000003000000"
+    }
+  }
+#-}
 
 // -----
 
