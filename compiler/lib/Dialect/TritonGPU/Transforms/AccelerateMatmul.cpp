@@ -206,9 +206,11 @@ Attribute nvmmaSharedFor(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
 struct AccelerateMatmul
     : public mlir::tgpu::impl::TritonGPUAccelerateMatmulBase<AccelerateMatmul> {
   void runOnOperation() override {
+    // Last dot first, as Triton's greedy rewrite visits them: in a chain
+    // the later dot picks the warps and the earlier one takes its split.
     SmallVector<tt::DotOp> dots;
     getOperation().walk([&](tt::DotOp dot) { dots.push_back(dot); });
-    for (tt::DotOp dot : dots)
+    for (tt::DotOp dot : llvm::reverse(dots))
       accelerate(dot);
   }
 
