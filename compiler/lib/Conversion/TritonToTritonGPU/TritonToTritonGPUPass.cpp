@@ -5,6 +5,7 @@
 // another) and the layout of its results.
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -43,6 +44,128 @@ mlir::tgpu::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
 
 namespace {
 
+bool isRank0(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && tensor.getRank() == 0;
+}
+
+// tensor<T> -> tensor<1xT>; any other type stays.
+Type promoteRank0(Type t) {
+  if (!isRank0(t))
+    return t;
+  auto tensor = cast<RankedTensorType>(t);
+  return RankedTensorType::get({1}, tensor.getElementType());
+}
+
+bool usesRank0(Operation *op) {
+  if (llvm::any_of(op->getOperandTypes(), isRank0) ||
+      llvm::any_of(op->getResultTypes(), isRank0))
+    return true;
+  if (auto func = dyn_cast<triton::FuncOp>(op))
+    if (llvm::any_of(func.getArgumentTypes(), isRank0) ||
+        llvm::any_of(func.getResultTypes(), isRank0))
+      return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), isRank0))
+        return true;
+  return false;
+}
+
+// A rank-0 tensor (valid TTIR: a splat to tensor<f32>, the halves of a
+// split tensor<2xf32>) has no distributed layout spanning the module's
+// lanes and warps, so before layouts are given every one becomes the
+// one-element tensor<1xT> it holds the same data as. Most ops only change
+// their types; those whose meaning involves the rank are rewritten:
+// expand_dims, reshape, trans and broadcast of a rank-0 tensor are the
+// identity on tensor<1xT>; a splat of one is a broadcast; a join of two
+// joins tensor<1xT> into tensor<1x2xT> and reshapes it to tensor<2xT>; a
+// split into two splits a tensor<1x2xT>.
+void promoteRank0Tensors(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (usesRank0(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          arg.setType(promoteRank0(arg.getType()));
+    if (auto func = dyn_cast<triton::FuncOp>(op)) {
+      SmallVector<Type> ins, outs;
+      for (Type t : func.getArgumentTypes())
+        ins.push_back(promoteRank0(t));
+      for (Type t : func.getResultTypes())
+        outs.push_back(promoteRank0(t));
+      func.setFunctionType(FunctionType::get(op->getContext(), ins, outs));
+      continue;
+    }
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto replaceBy = [&](Value v) {
+      op->getResult(0).replaceAllUsesWith(v);
+      op->erase();
+    };
+    if (isa<triton::ExpandDimsOp, triton::TransOp, triton::BroadcastOp,
+            triton::ReshapeOp>(op) &&
+        op->getOperand(0).getType() ==
+            promoteRank0(op->getResult(0).getType())) {
+      replaceBy(op->getOperand(0));
+      continue;
+    }
+    if (auto splat = dyn_cast<triton::SplatOp>(op);
+        splat && isa<RankedTensorType>(splat.getSrc().getType())) {
+      // tensor<1xT> -> tensor<1x...x1xT> -> the splat's shape.
+      auto type = cast<RankedTensorType>(promoteRank0(splat.getType()));
+      Value v = splat.getSrc();
+      if (type.getRank() > 1)
+        v = triton::ReshapeOp::create(
+            b, loc,
+            RankedTensorType::get(SmallVector<int64_t>(type.getRank(), 1),
+                                  type.getElementType()),
+            v);
+      replaceBy(type.getShape() == ArrayRef<int64_t>{1}
+                    ? v
+                    : triton::BroadcastOp::create(b, loc, type, v).getResult());
+      continue;
+    }
+    // A join's result has one dim more than its operands: rank 1 when they
+    // were rank 0.
+    if (auto join = dyn_cast<triton::JoinOp>(op);
+        join && cast<RankedTensorType>(join.getType()).getRank() == 1) {
+      auto type = cast<RankedTensorType>(join.getType());
+      Value wide = triton::JoinOp::create(
+          b, loc, RankedTensorType::get({1, 2}, type.getElementType()),
+          join.getLhs(), join.getRhs());
+      replaceBy(triton::ReshapeOp::create(b, loc, type, wide));
+      continue;
+    }
+    if (auto split = dyn_cast<triton::SplitOp>(op);
+        split && isRank0(split.getOutLHS().getType())) {
+      auto src = cast<RankedTensorType>(split.getSrc().getType());
+      Type half = promoteRank0(split.getOutLHS().getType());
+      Value wide = triton::ReshapeOp::create(
+          b, loc, RankedTensorType::get({1, 2}, src.getElementType()),
+          split.getSrc());
+      auto halves = triton::SplitOp::create(b, loc, half, half, wide);
+      split.getOutLHS().replaceAllUsesWith(halves.getOutLHS());
+      split.getOutRHS().replaceAllUsesWith(halves.getOutRHS());
+      op->erase();
+      continue;
+    }
+    if (auto cst = dyn_cast<arith::ConstantOp>(op);
+        cst && isRank0(cst.getType())) {
+      auto type = cast<ShapedType>(promoteRank0(cst.getType()));
+      cst.setValueAttr(cast<DenseElementsAttr>(cst.getValue()).reshape(type));
+      cst.getResult().setType(type);
+      continue;
+    }
+    for (Value r : op->getResults())
+      r.setType(promoteRank0(r.getType()));
+  }
+}
+
 class ConvertTritonToTritonGPU
     : public mlir::tgpu::impl::ConvertTritonToTritonGPUBase<
           ConvertTritonToTritonGPU> {
@@ -80,6 +203,7 @@ public:
     // Keyed by value and type addresses: entries from another module (a pass
     // instance runs on many in one process) would alias freed values.
     converted.clear();
+    promoteRank0Tensors(module);
     bool ok = true;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (failed(convert(op))) {
@@ -191,26 +315,12 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
   MLIRContext *ctx = &getContext();
   if (isa<ModuleOp>(op))
     return success();
-  // A rank-0 tensor has no distributed layout that the module's lanes and
-  // warps could verify against (Triton's default blocked layout of rank 0
-  // has one lane and one warp): refuse it here, located, rather than build
-  // an invalid layout.
-  auto isRank0 = [](Type t) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    return tensor && tensor.getRank() == 0;
-  };
-  auto regionArgs = [&]() {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (llvm::any_of(block.getArgumentTypes(), isRank0))
-          return true;
-    return false;
-  };
-  if (llvm::any_of(op->getOperandTypes(), isRank0) ||
-      llvm::any_of(op->getResultTypes(), isRank0) || regionArgs())
+  // promoteRank0Tensors left none, unless an op with a rank-0 result was
+  // never rewritten.
+  if (usesRank0(op))
     return op->emitError(
-        "convert-triton-to-tritongpu: rank-0 tensors are not supported yet "
-        "(a tensor of one element has shape [1])");
+        "convert-triton-to-tritongpu: a rank-0 tensor is left after their "
+        "promotion to shape [1]");
   if (auto func = dyn_cast<triton::FuncOp>(op)) {
     SmallVector<Type> ins, outs;
     for (Type t : func.getArgumentTypes())
