@@ -140,6 +140,44 @@ void ProgramGen::genView() {
       }
     break;
   }
+  case 6: { // a scalar through rank-0 tensors, then splat to a shape
+    // Triton 3.6's pipeline fails on rank-0 tensors: not under triton-safe.
+    if (rank != 0 || a.type.isPtr || pol.tritonSafe)
+      break;
+    // Every step keeps the value: a splat, an identity with a rank-0
+    // constant, a join with itself split back.
+    std::string elem = elemName(a.type.elem);
+    std::string r0 = "tensor<" + elem + ">";
+    std::string cur = fresh();
+    line(cur + " = tt.splat " + a.name + " : " + elem + " -> " + r0);
+    if (src.coin()) {
+      bool f = isFloat(a.type.elem), b1 = a.type.elem == Elem::I1;
+      std::string k = fresh(), next = fresh();
+      line(k + " = arith.constant dense<" +
+           (f    ? "1.000000e+00"
+            : b1 ? "true"
+                 : "0") +
+           "> : " + r0);
+      line(next + " = " +
+           (f    ? "arith.mulf "
+            : b1 ? "arith.andi "
+                 : "arith.addi ") +
+           cur + ", " + k + " : " + r0);
+      cur = next;
+    }
+    if (src.coin()) {
+      std::string pair = "tensor<2x" + elem + ">", j = fresh(), l = fresh(),
+                  r = fresh();
+      line(j + " = tt.join " + cur + ", " + cur + " : " + r0 + " -> " + pair);
+      line(l + ", " + r + " = tt.split " + j + " : " + pair + " -> " + r0);
+      cur = src.coin() ? l : r;
+    }
+    VType nt = a.type;
+    nt.shape = randomShape();
+    add(derived(
+        emitValue("tt.splat " + cur + " : " + r0 + " -> " + typeStr(nt), nt)));
+    return;
+  }
   default:
     break;
   }
