@@ -57,7 +57,9 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   latencies.numStages = options.numStages;
   pm.addPass(createTritonGPUAssignLatencies(latencies));
   pm.addPass(createTritonGPUScheduleLoops());
-  pm.addPass(createTritonGPUPipeline());
+  TritonGPUPipelineOptions pipeline;
+  pipeline.numStages = options.numStages;
+  pm.addPass(createTritonGPUPipeline(pipeline));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTritonLoopAwareCSE());
   if (options.prefetch)

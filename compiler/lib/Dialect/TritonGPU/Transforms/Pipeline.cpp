@@ -138,6 +138,29 @@ FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
   return plan;
 }
 
+// The dim order (fastest first) of a ring read back into a load's own
+// layout: a blocked layout's order, or for a slice of one (an index vector
+// taken from a 2-D tile, say) the parent's order without the sliced dim.
+// Single-CTA layouts only (the ring's shared layout has no CGA bases).
+std::optional<SmallVector<unsigned>> ringOrder(Attribute encoding) {
+  if (auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(encoding)) {
+    if (!blocked.getCgaBases().empty())
+      return std::nullopt;
+    return SmallVector<unsigned>(blocked.getOrder());
+  }
+  if (auto slice = dyn_cast<ttg::SliceEncodingAttr>(encoding)) {
+    auto parent = ringOrder(slice.getParent());
+    if (!parent)
+      return std::nullopt;
+    SmallVector<unsigned> order;
+    for (unsigned d : *parent)
+      if (d != slice.getDim())
+        order.push_back(d > slice.getDim() ? d - 1 : d);
+    return order;
+  }
+  return std::nullopt;
+}
+
 FailureOr<RingPlan> planRing(tt::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || !isa<RankedTensorType>(load.getPtr().getType()) ||
@@ -149,12 +172,12 @@ FailureOr<RingPlan> planRing(tt::LoadOp load) {
   // load's value is first needed. The copy writes each thread's contiguous
   // elements as they come (no swizzle: nothing reads the slot in another
   // layout), in the load layout's order as Triton does.
-  auto src = dyn_cast<ttg::BlockedEncodingAttr>(type.getEncoding());
-  if (!src)
+  auto order = ringOrder(type.getEncoding());
+  if (!order)
     return failure();
   RingPlan plan{load, nullptr, {}, /*toRegisters=*/true};
   plan.encoding = ttg::SwizzledSharedEncodingAttr::get(
-      load.getContext(), 1, 1, 1, src.getOrder(), src.getCgaBases());
+      load.getContext(), 1, 1, 1, *order, ArrayRef<int32_t>{});
   llvm::append_range(plan.users, load->getUsers());
   return plan;
 }
@@ -424,11 +447,15 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
 class TritonGPUPipeline
     : public mlir::tgpu::impl::TritonGPUPipelineBase<TritonGPUPipeline> {
 public:
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<scf::ForOp> loops;
     module.walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(mlir::tgpu::kScheduledMaxStageAttr))
+      auto own = loop->getAttrOfType<IntegerAttr>(mlir::tgpu::kNumStagesAttr);
+      int stages = own ? int(own.getInt()) : int(numStages);
+      if (loop->hasAttr(mlir::tgpu::kScheduledMaxStageAttr) && stages > 1)
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)

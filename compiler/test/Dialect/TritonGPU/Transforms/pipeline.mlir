@@ -2,6 +2,7 @@
 // RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=1 | FileCheck %s --check-prefix=LAT1
 // RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=3 --tritongpu-schedule-loops | FileCheck %s --check-prefix=SCHED
 // RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=3 --tritongpu-schedule-loops --tritongpu-pipeline --canonicalize | FileCheck %s --check-prefix=PIPE
+// RUN: tgpu-opt %s -split-input-file --tritongpu-assign-latencies=num-stages=3 --tritongpu-schedule-loops --tritongpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=PIPE1
 
 // A 64x64 += 64x32 * 32x64 loop over K tiles stored one after the other
 // (A tile k at a + 2048 k, B tile k at b + 2048 k), f16 from 16-byte
@@ -469,5 +470,77 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d, %apn, %bpn : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
     }
     tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// An index vector in a slice layout (taken from a row of a 2-D tile), in a
+// loop that asks for 3 stages itself: its copy goes through a ring read back
+// into the slice layout, in the parent's order without the sliced dim. The
+// load that depends on it stays in the last stage. With num-stages=1 the
+// pass leaves a loop without its own tt.num_stages alone.
+// PIPE-LABEL: tt.func public @slice_index
+// PIPE: ttg.local_alloc : () -> !ttg.memdesc<2x16xi32, #[[RING:shared[0-9]*]], #smem, mutable>
+// PIPE: ttg.async_copy_global_to_local %{{.*}} : tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>> -> <16xi32, #[[RING]], #smem, mutable>
+// PIPE: scf.for
+// PIPE: ttg.local_load %{{.*}} : !ttg.memdesc<16xi32, #[[RING]], #smem, mutable> -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+// PIPE: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f32>, #blocked>
+// PIPE1-LABEL: tt.func public @slice_index
+// PIPE1: ttg.local_alloc
+// PIPE1-LABEL: tt.func public @no_own_stages
+// PIPE1-NOT: ttg.local_alloc
+// PIPE1: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @slice_index(%idx: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<16x16xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32, #blocked>
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %cols = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %col = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x16xi32, #blocked>
+    %colb = tt.broadcast %col : tensor<1x16xi32, #blocked> -> tensor<16x16xi32, #blocked>
+    %ips = tt.splat %idx : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>, #blocked>
+    %acc = scf.for %k = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<16x16xf32, #blocked>) : i32 {
+      %base = arith.muli %k, %c16 : i32
+      %bs = tt.splat %base : i32 -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %o = arith.addi %bs, %r : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %ip = tt.addptr %ips, %o : tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %iv = tt.load %ip : tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %row = tt.expand_dims %iv {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+      %rowb = tt.broadcast %row : tensor<16x1xi32, #blocked> -> tensor<16x16xi32, #blocked>
+      %off = arith.addi %rowb, %colb : tensor<16x16xi32, #blocked>
+      %xp = tt.addptr %xs, %off : tensor<16x16x!tt.ptr<f32>, #blocked>, tensor<16x16xi32, #blocked>
+      %v = tt.load %xp : tensor<16x16x!tt.ptr<f32>, #blocked>
+      %s = arith.addf %a, %v : tensor<16x16xf32, #blocked>
+      scf.yield %s : tensor<16x16xf32, #blocked>
+    } {tt.num_stages = 3 : i32}
+    tt.return %acc : tensor<16x16xf32, #blocked>
+  }
+  tt.func public @no_own_stages(%idx: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<16x16xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32, #blocked>
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %ips = tt.splat %idx : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %acc = scf.for %k = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<16x16xf32, #blocked>) : i32 {
+      %base = arith.muli %k, %c16 : i32
+      %bs = tt.splat %base : i32 -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %o = arith.addi %bs, %r : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %ip = tt.addptr %ips, %o : tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %iv = tt.load %ip : tensor<16x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %row = tt.expand_dims %iv {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+      %rowb = tt.broadcast %row : tensor<16x1xi32, #blocked> -> tensor<16x16xi32, #blocked>
+      %f = arith.sitofp %rowb : tensor<16x16xi32, #blocked> to tensor<16x16xf32, #blocked>
+      %fa = ttg.convert_layout %f : tensor<16x16xf32, #blocked> -> tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+      %fb = ttg.convert_layout %f : tensor<16x16xf32, #blocked> -> tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+      %d = tt.dot %fa, %fb, %a : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<16x16xf32, #blocked>
+      scf.yield %d : tensor<16x16xf32, #blocked>
+    }
+    tt.return %acc : tensor<16x16xf32, #blocked>
   }
 }

@@ -115,7 +115,15 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
     off past the end (no peeled epilogue); after the loop an async_wait 0
     drains the ring and local_dealloc frees it. The schedule attributes are
     removed.
+
+    A loop whose stage count, its own `tt.num_stages` or else `num-stages`,
+    is 1 or less is not pipelined, even if scheduled (Triton's pass makes
+    the same test before it runs a loop's wgmma asynchronously).
   }];
+  let options = [
+    Option<"numStages", "num-stages", "int", /*default=*/"3",
+           "stage count of loops without their own tt.num_stages">
+  ];
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
                            "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
