@@ -241,6 +241,76 @@ RC_GTEST_PROP(EncodingLaws, SplitKeepsEachHalfInPlace, ()) {
   }
 }
 
+// tt.reshape's result layout, checked element by element: every input
+// (register, lane, warp) names the same row-major element position in the
+// source shape under the source layout as in the result shape under the
+// reshaped layout.
+RC_GTEST_PROP(EncodingLaws, ReshapeKeepsEveryElementInPlace, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  Encoding e = *genDistributed(rank);
+  std::vector<int64_t> shape = *genShape(rank);
+  LinearLayout src = ok(toLinearLayout(shape, e));
+  // Another split of the same element count, of rank 1 to 4.
+  int64_t total = 1;
+  for (int64_t d : shape)
+    total *= d;
+  unsigned newRank = *rc::gen::inRange(1u, 5u);
+  std::vector<int64_t> to(newRank, 1);
+  for (int64_t n = total; n > 1; n /= 2)
+    to[*rc::gen::inRange(0u, newRank)] *= 2;
+  LinearLayout dst = ok(reshapeLayout(src, to));
+  auto flat = [](const std::vector<int32_t> &c,
+                 const std::vector<int64_t> &dims) {
+    int64_t i = 0;
+    for (size_t d = 0; d < dims.size(); ++d)
+      i = i * dims[d] + c[d];
+    return i;
+  };
+  RC_ASSERT(dst.getTotalInDimSizeLog2() == src.getTotalInDimSizeLog2());
+  uint64_t count = uint64_t(1) << src.getTotalInDimSizeLog2();
+  uint64_t step = std::max<uint64_t>(1, count / 4096);
+  for (uint64_t x = 0; x < count; x += step)
+    RC_ASSERT(flat(src.unpackOut(src.applyFlat(x)), shape) ==
+              flat(dst.unpackOut(dst.applyFlat(x)), to));
+  // A different element count is refused.
+  to[0] *= 2;
+  llvm::Expected<LinearLayout> bad = reshapeLayout(src, to);
+  RC_ASSERT(!bad);
+  llvm::consumeError(bad.takeError());
+}
+
+// Whatever blockedEncodingOf returns gives back the layout it was asked
+// about; for the layout of a blocked encoding (one CTA) on a tensor that
+// covers its tile (no zero basis) it always finds one. A layout of another
+// family (an mma, a slice, a linear) is recognised the same way or refused.
+RC_GTEST_PROP(EncodingLaws, BlockedEncodingOfRecoversBlocked, ()) {
+  unsigned rank = *rc::gen::inRange(1u, 4u);
+  bool blocked = *rc::gen::arbitrary<bool>();
+  Encoding e = blocked ? Encoding(*genBlocked(rank)) : *genDistributed(rank);
+  std::vector<int64_t> shape = *genShape(rank);
+  // Half the blocked cases on a tensor of whole tiles (every basis used).
+  if (blocked && *rc::gen::arbitrary<bool>()) {
+    const auto &b = std::get<BlockedEncoding>(e);
+    for (unsigned d = 0; d < rank; ++d)
+      shape[d] =
+          int64_t(b.sizePerThread[d]) * b.threadsPerWarp[d] * b.warpsPerCTA[d]
+          << *rc::gen::inRange(0, 2);
+  }
+  LinearLayout l = ok(toLinearLayout(shape, e));
+  bool zeroBasis = false;
+  for (const auto &[in, bases] : l.getBases())
+    for (const LinearLayout::Basis &b : bases)
+      zeroBasis |=
+          std::all_of(b.begin(), b.end(), [](int32_t c) { return c == 0; });
+  std::optional<BlockedEncoding> found = blockedEncodingOf(l, shape);
+  RC_TAG(blocked ? "blocked" : "any", zeroBasis ? "zeros" : "covering",
+         found ? "found" : "none");
+  if (blocked && !zeroBasis)
+    RC_ASSERT(found.has_value());
+  if (found)
+    RC_ASSERT(ok(toLinearLayout(shape, Encoding(*found))) == l);
+}
+
 RC_GTEST_PROP(EncodingLaws, LinearEncodingRoundTrips, ()) {
   unsigned rank = *rc::gen::inRange(1u, 4u);
   Encoding e = *genDistributed(rank);

@@ -823,3 +823,126 @@ Expected<LinearLayout> tgpu::layout::splitLastDimLayout(const LinearLayout &l) {
   outDims.pop_back();
   return LinearLayout::create(bases, outDims, /*requireSurjective=*/false);
 }
+
+Expected<LinearLayout> tgpu::layout::reshapeLayout(const LinearLayout &l,
+                                                   ArrayRef<int64_t> shape) {
+  std::vector<std::string> outs = l.getOutDimNames();
+  int64_t before = l.getTotalOutDimSize(), after = 1;
+  for (int64_t d : shape)
+    after *= d;
+  if (before != after)
+    return err("tt.reshape from " + llvm::Twine(before) + " to " +
+               llvm::Twine(after) + " elements");
+  // reshapeOuts splits the flattened output with the first dim lowest:
+  // reverse both shapes so that the last (fastest) dim is lowest.
+  std::vector<std::string> reversed(outs.rbegin(), outs.rend());
+  TGPU_TRY(rev, l.transposeOuts(reversed));
+  std::vector<NamedSize> newDims;
+  for (unsigned i = shape.size(); i-- > 0;)
+    newDims.push_back({dimName(i), int32_t(shape[i])});
+  TGPU_TRY(reshaped, rev.reshapeOuts(newDims));
+  return reshaped.transposeOuts(standardOutDimNames(shape.size()));
+}
+
+std::optional<BlockedEncoding>
+tgpu::layout::blockedEncodingOf(const LinearLayout &l,
+                                ArrayRef<int64_t> shape) {
+  unsigned rank = shape.size();
+  if (rank == 0 || unsigned(l.getNumOutDims()) != rank ||
+      l.getInDimSize("block") != 1)
+    return std::nullopt;
+  // Per in dim: how many bases move along each dim, how many are zero.
+  struct Counts {
+    std::vector<unsigned> along;
+    unsigned zeros = 0;
+  };
+  auto count = [&](StringRef in, Counts &c) {
+    c.along.assign(rank, 0);
+    for (int i = 0; i < l.getInDimSizeLog2(in); ++i) {
+      LinearLayout::Basis b = l.getBasis(in, i);
+      int dim = -1;
+      for (unsigned d = 0; d < rank; ++d)
+        if (b[d] != 0) {
+          if (dim >= 0)
+            return false;
+          dim = int(d);
+        }
+      if (dim < 0) {
+        ++c.zeros;
+        continue;
+      }
+      ++c.along[dim];
+    }
+    return true;
+  };
+  Counts regs, lanes, warps;
+  if (!count("register", regs) || !count("lane", lanes) ||
+      !count("warp", warps))
+    return std::nullopt;
+  // sizePerThread for an order: the register bases start with a run 1, 2,
+  // 4, ... along order[0], then one along order[1], ...; what follows
+  // (repeats of the tile) does not count.
+  auto sizePerThreadLog2 = [&](ArrayRef<unsigned> order) {
+    std::vector<unsigned> spt(rank, 0);
+    int next = 0, regBits = l.getInDimSizeLog2("register");
+    for (unsigned d : order)
+      while (next < regBits) {
+        LinearLayout::Basis b = l.getBasis("register", next);
+        bool along = b[d] == int32_t(1) << spt[d];
+        for (unsigned o = 0; o < rank; ++o)
+          along &= o == d || b[o] == 0;
+        if (!along)
+          break;
+        ++spt[d];
+        ++next;
+      }
+    return spt;
+  };
+  // The natural order: dims by where their first bases come, then the rest
+  // from the last dim down.
+  std::vector<unsigned> order;
+  for (StringRef in : {"register", "lane", "warp"})
+    for (int i = 0; i < l.getInDimSizeLog2(in); ++i) {
+      LinearLayout::Basis b = l.getBasis(in, i);
+      for (unsigned d = 0; d < rank; ++d)
+        if (b[d] != 0 && !llvm::is_contained(order, d))
+          order.push_back(d);
+    }
+  for (unsigned d = rank; d-- > 0;)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  std::vector<unsigned> perm = order;
+  std::sort(perm.begin(), perm.end());
+  std::vector<std::vector<unsigned>> orders{order};
+  do {
+    if (perm != order)
+      orders.push_back(perm);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  // The zero bases of an in dim all go to one dim (each tried); they need
+  // one only when there are some.
+  auto dimsFor = [&](const Counts &c) { return c.zeros ? rank : 1; };
+  for (const std::vector<unsigned> &o : orders)
+    for (unsigned zr = 0; zr < dimsFor(regs); ++zr)
+      for (unsigned zl = 0; zl < dimsFor(lanes); ++zl)
+        for (unsigned zw = 0; zw < dimsFor(warps); ++zw) {
+          std::vector<unsigned> sptLog2 = sizePerThreadLog2(o);
+          BlockedEncoding e;
+          e.order = o;
+          for (unsigned d = 0; d < rank; ++d) {
+            e.sizePerThread.push_back(
+                1u << (sptLog2[d] + (d == zr ? regs.zeros : 0)));
+            e.threadsPerWarp.push_back(
+                1u << (lanes.along[d] + (d == zl ? lanes.zeros : 0)));
+            e.warpsPerCTA.push_back(
+                1u << (warps.along[d] + (d == zw ? warps.zeros : 0)));
+          }
+          auto candidate = toLinearLayout(shape, Encoding(e));
+          if (!candidate) {
+            llvm::consumeError(candidate.takeError());
+            continue;
+          }
+          if (*candidate == l)
+            return e;
+        }
+  return std::nullopt;
+}

@@ -8,6 +8,7 @@
 #include "tgpu/Layout/LinearLayout.h"
 
 #include <memory>
+#include <optional>
 #include <variant>
 
 namespace tgpu::layout {
@@ -125,6 +126,23 @@ identityStandardND(llvm::StringRef inDim, llvm::ArrayRef<unsigned> shape,
 // thread holds both halves, no other bit touches the last dim); that
 // register basis and the last out dim are removed. An error otherwise.
 llvm::Expected<LinearLayout> splitLastDimLayout(const LinearLayout &l);
+
+// tt.reshape without reordering: the layout of the result when each thread
+// keeps its registers, the elements read in row-major order (the last dim
+// fastest) in both shapes. An error when the element counts differ.
+llvm::Expected<LinearLayout> reshapeLayout(const LinearLayout &l,
+                                           llvm::ArrayRef<int64_t> shape);
+
+// A single-CTA #ttg.blocked whose layout on a tensor of `shape` is `l`, or
+// nothing: its parameters are read off the bases (a run of doubling
+// register bases per dim gives sizePerThread, the lane and warp bases along
+// each dim threadsPerWarp and warpsPerCTA), every order is tried, the zero
+// bases of each in dim (a dim the tensor is too small for) go to one dim,
+// each tried, and a candidate counts only if toLinearLayout gives `l` back.
+// Always found when the tensor covers the layout's tile (no zero bases);
+// with zero bases split over several dims it may find none.
+std::optional<BlockedEncoding> blockedEncodingOf(const LinearLayout &l,
+                                                 llvm::ArrayRef<int64_t> shape);
 
 } // namespace tgpu::layout
 

@@ -172,6 +172,37 @@ static bool isPermutation(ArrayRef<int32_t> order) {
   return true;
 }
 
+// A tt.reshape without allow_reorder keeps each thread's registers: the
+// other side's layout is the row-major reshape of this side's, as a
+// #ttg.blocked where one gives it (Triton infers a blocked layout first
+// too), else as a #ttg.linear.
+Attribute inferReshapeEncoding(Attribute encoding, ArrayRef<int64_t> from,
+                               ArrayRef<int64_t> to) {
+  if (!encoding || !ttg::isDistributedEncoding(encoding))
+    return {};
+  auto layout = ::tgpu::layout::toLinearLayout(from, encoding);
+  if (!layout) {
+    llvm::consumeError(layout.takeError());
+    return {};
+  }
+  auto reshaped = ::tgpu::layout::reshapeLayout(*layout, to);
+  if (!reshaped) {
+    llvm::consumeError(reshaped.takeError());
+    return {};
+  }
+  MLIRContext *ctx = encoding.getContext();
+  if (auto blocked = ::tgpu::layout::blockedEncodingOf(*reshaped, to))
+    return ttg::BlockedEncodingAttr::get(
+        ctx, blocked->sizePerThread, blocked->threadsPerWarp,
+        blocked->warpsPerCTA, blocked->order, ArrayRef<int32_t>{});
+  auto linear = ::tgpu::layout::toLinearEncodingAttr(ctx, *reshaped);
+  if (!linear) {
+    llvm::consumeError(linear.takeError());
+    return {};
+  }
+  return *linear;
+}
+
 Attribute inferTransEncoding(Attribute encoding, ArrayRef<int64_t> shape,
                              ArrayRef<int32_t> order) {
   if (!encoding || !isPermutation(order) || shape.size() != order.size())
@@ -298,7 +329,13 @@ Attribute inferDstEncoding(Operation *op, Attribute encoding) {
   // The result follows the indices.
   if (isa<tt::GatherOp>(op))
     return encoding;
-  // Reshapes keep their layouts: we do not infer through them.
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
+    if (reshape.getAllowReorder())
+      return {};
+    return inferReshapeEncoding(
+        encoding, cast<RankedTensorType>(reshape.getSrc().getType()).getShape(),
+        reshape.getType().getShape());
+  }
   return {};
 }
 
@@ -343,6 +380,13 @@ Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
     return joinedEncoding(encoding);
   if (isa<tt::GatherOp>(op))
     return encoding;
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
+    if (reshape.getAllowReorder())
+      return {};
+    return inferReshapeEncoding(
+        encoding, reshape.getType().getShape(),
+        cast<RankedTensorType>(reshape.getSrc().getType()).getShape());
+  }
   return {};
 }
 

@@ -208,3 +208,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<4x8x4xi32, #linear>
   }
 }
+
+// -----
+
+// Layouts go through tt.reshape (without allow_reorder) both ways: each
+// thread keeps its registers, so the other side's layout is the row-major
+// reshape of this side's, a #ttg.blocked where one describes it. Here the
+// 8x8 tile, two elements a thread along dim 1, reshaped to 64, is the 1-D
+// blocked layout of two elements a thread; both converts go.
+// CHECK-LABEL: tt.func public @through_reshape
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[R:.*]] = tt.reshape %arg0 : tensor<8x8xi32, #[[SRC:.*]]> -> tensor<64xi32, #[[DST:.*]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return %[[R]] : tensor<64xi32, #[[DST]]>
+#src = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mid = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#flat1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#flat2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @through_reshape(%arg0: tensor<8x8xi32, #src>) -> tensor<64xi32, #flat2> {
+    %a = ttg.convert_layout %arg0 : tensor<8x8xi32, #src> -> tensor<8x8xi32, #mid>
+    %b = tt.reshape %a : tensor<8x8xi32, #mid> -> tensor<64xi32, #flat1>
+    %c = ttg.convert_layout %b : tensor<64xi32, #flat1> -> tensor<64xi32, #flat2>
+    tt.return %c : tensor<64xi32, #flat2>
+  }
+}
+
+// -----
+
+// A 2x32 load, lanes first along dim 0 (two rows) then along dim 1, two
+// consecutive elements a thread: reshaped to 64, lane 1 is 32 elements on
+// and lanes 2.. are 2, 4, 8, 16 on, which no blocked layout gives. The
+// load's layout goes forward through the reshape as a #ttg.linear.
+// CHECK: #linear = #ttg.linear<{register = {{\[}}[1]], lane = {{\[}}[32], [2], [4], [8], [16]], warp = [], block = []}>
+// CHECK-LABEL: tt.func public @reshape_to_linear
+// CHECK: tt.reshape %{{.*}} : tensor<2x32xf32, #{{.*}}> -> tensor<64xf32, #linear>
+#rows = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [0, 1]}>
+#flat = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#out = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_to_linear(%arg0: tensor<2x32x!tt.ptr<f32>, #rows>) -> tensor<64xf32, #out> {
+    %v = tt.load %arg0 : tensor<2x32x!tt.ptr<f32>, #rows>
+    %c = ttg.convert_layout %v : tensor<2x32xf32, #rows> -> tensor<2x32xf32, #rows>
+    %r = tt.reshape %c : tensor<2x32xf32, #rows> -> tensor<64xf32, #flat>
+    %n = arith.negf %r : tensor<64xf32, #flat>
+    %o = ttg.convert_layout %n : tensor<64xf32, #flat> -> tensor<64xf32, #out>
+    tt.return %o : tensor<64xf32, #out>
+  }
+}
