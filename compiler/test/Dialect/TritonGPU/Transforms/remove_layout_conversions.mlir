@@ -256,3 +256,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %o : tensor<64xf32, #out>
   }
 }
+
+// -----
+
+// A #ttg.linear source goes through tt.split: each thread holds both halves
+// (register bit 1 selects the half), so the halves' layout is the source's
+// without that bit, a #ttg.linear too, and the convert moves after the
+// split, onto one half.
+// CHECK: #[[HALF:linear[0-9]*]] = #ttg.linear<{register = {{\[}}[1], [4]], lane = {{\[}}[2], [0], [0], [0], [0]], warp = [], block = []}>
+// CHECK-LABEL: tt.func public @split_of_linear
+// CHECK: %[[L:.*]], %{{.*}} = tt.split %arg0 : tensor<8x2xf32, #{{.*}}> -> tensor<8xf32, #[[HALF]]>
+// CHECK: %[[C:.*]] = ttg.convert_layout %[[L]]
+// CHECK: tt.return %[[C]]
+#pairs = #ttg.linear<{register = [[1, 0], [0, 1], [4, 0]], lane = [[2, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [], block = []}>
+#wide = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#flat = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @split_of_linear(%arg0: tensor<8x2xf32, #pairs>) -> tensor<8xf32, #flat> {
+    %c = ttg.convert_layout %arg0 : tensor<8x2xf32, #pairs> -> tensor<8x2xf32, #wide>
+    %l, %r = tt.split %c : tensor<8x2xf32, #wide> -> tensor<8xf32, #flat>
+    tt.return %l : tensor<8xf32, #flat>
+  }
+}
