@@ -252,12 +252,18 @@ Val ProgramGen::tileOffsets(int64_t rows, int64_t cols, int64_t rowStride) {
   VType r1{Elem::I32, {rows}}, c1{Elem::I32, {cols}};
   VType rCol{Elem::I32, {rows, 1}}, cRow{Elem::I32, {1, cols}};
   VType t{Elem::I32, {rows, cols}};
-  Val r = emitValue("tt.make_range {end = " + std::to_string(rows) +
-                        " : i32, start = 0 : i32} : " + typeStr(r1),
-                    r1);
-  r = emitValue("tt.expand_dims " + r.name + " {axis = 1 : i32} : " +
-                    typeStr(r1) + " -> " + typeStr(rCol),
-                rCol);
+  // 0..n-1 along one dim of a 2-D tensor of size 1 in the other.
+  auto range2d = [&](int64_t n, const VType &flat, const VType &wide,
+                     int axis) {
+    Val v = emitValue("tt.make_range {end = " + std::to_string(n) +
+                          " : i32, start = 0 : i32} : " + typeStr(flat),
+                      flat);
+    return emitValue("tt.expand_dims " + v.name +
+                         " {axis = " + std::to_string(axis) +
+                         " : i32} : " + typeStr(flat) + " -> " + typeStr(wide),
+                     wide);
+  };
+  Val r = range2d(rows, r1, rCol, 1);
   Val stride = constInt(rowStride, rCol);
   r = emitValue("arith.muli " + r.name + ", " + stride.name + " : " +
                     typeStr(rCol),
@@ -265,12 +271,7 @@ Val ProgramGen::tileOffsets(int64_t rows, int64_t cols, int64_t rowStride) {
   r = emitValue("tt.broadcast " + r.name + " : " + typeStr(rCol) + " -> " +
                     typeStr(t),
                 t);
-  Val c = emitValue("tt.make_range {end = " + std::to_string(cols) +
-                        " : i32, start = 0 : i32} : " + typeStr(c1),
-                    c1);
-  c = emitValue("tt.expand_dims " + c.name + " {axis = 0 : i32} : " +
-                    typeStr(c1) + " -> " + typeStr(cRow),
-                cRow);
+  Val c = range2d(cols, c1, cRow, 0);
   c = emitValue("tt.broadcast " + c.name + " : " + typeStr(cRow) + " -> " +
                     typeStr(t),
                 t);

@@ -29,6 +29,25 @@ llvm::Error err(const llvm::Twine &msg) {
 
 std::string dimName(unsigned d) { return "dim" + std::to_string(d); }
 
+// Out dims in the order the non-zero bases of `inDims` (in that order) first
+// move them, then the rest from the last dim down.
+std::vector<unsigned> orderOfFirstMoves(const LinearLayout &l,
+                                        ArrayRef<StringRef> inDims) {
+  unsigned rank = l.getNumOutDims();
+  std::vector<unsigned> order;
+  for (StringRef in : inDims)
+    for (int i = 0; i < l.getInDimSizeLog2(in); ++i) {
+      LinearLayout::Basis b = l.getBasis(in, i);
+      for (unsigned d = 0; d < rank; ++d)
+        if (b[d] != 0 && !llvm::is_contained(order, d))
+          order.push_back(d);
+    }
+  for (unsigned d = rank; d-- > 0;)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  return order;
+}
+
 std::string listStr(ArrayRef<unsigned> v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i)
@@ -536,18 +555,7 @@ Expected<LinearLayout> linearToLL(ArrayRef<int64_t> shape,
   if (rank != shape.size())
     return err("linear layout has rank " + llvm::Twine(rank) +
                " but the tensor has rank " + llvm::Twine(shape.size()));
-  // Order: dims as the non-zero register bases first move them, then the
-  // rest from the last dim down.
-  std::vector<unsigned> order;
-  for (int b = 0; b < ll.getInDimSizeLog2("register"); ++b) {
-    LinearLayout::Basis basis = ll.getBasis("register", b);
-    for (unsigned d = 0; d < rank; ++d)
-      if (basis[d] != 0 && !llvm::is_contained(order, d))
-        order.push_back(d);
-  }
-  for (unsigned d = rank; d-- > 0;)
-    if (!llvm::is_contained(order, d))
-      order.push_back(d);
+  std::vector<unsigned> order = orderOfFirstMoves(ll, {"register"});
   std::vector<NamedSize> shapeNamed;
   for (unsigned d = 0; d < rank; ++d)
     shapeNamed.push_back({dimName(d), int32_t(shape[d])});
@@ -898,19 +906,9 @@ tgpu::layout::blockedEncodingOf(const LinearLayout &l,
       }
     return spt;
   };
-  // The natural order: dims by where their first bases come, then the rest
-  // from the last dim down.
-  std::vector<unsigned> order;
-  for (StringRef in : {"register", "lane", "warp"})
-    for (int i = 0; i < l.getInDimSizeLog2(in); ++i) {
-      LinearLayout::Basis b = l.getBasis(in, i);
-      for (unsigned d = 0; d < rank; ++d)
-        if (b[d] != 0 && !llvm::is_contained(order, d))
-          order.push_back(d);
-    }
-  for (unsigned d = rank; d-- > 0;)
-    if (!llvm::is_contained(order, d))
-      order.push_back(d);
+  // The natural order first: dims by where their first bases come.
+  std::vector<unsigned> order =
+      orderOfFirstMoves(l, {"register", "lane", "warp"});
   std::vector<unsigned> perm = order;
   std::sort(perm.begin(), perm.end());
   std::vector<std::vector<unsigned>> orders{order};
@@ -921,11 +919,11 @@ tgpu::layout::blockedEncodingOf(const LinearLayout &l,
   // The zero bases of an in dim all go to one dim (each tried); they need
   // one only when there are some.
   auto dimsFor = [&](const Counts &c) { return c.zeros ? rank : 1; };
-  for (const std::vector<unsigned> &o : orders)
+  for (const std::vector<unsigned> &o : orders) {
+    std::vector<unsigned> sptLog2 = sizePerThreadLog2(o);
     for (unsigned zr = 0; zr < dimsFor(regs); ++zr)
       for (unsigned zl = 0; zl < dimsFor(lanes); ++zl)
         for (unsigned zw = 0; zw < dimsFor(warps); ++zw) {
-          std::vector<unsigned> sptLog2 = sizePerThreadLog2(o);
           BlockedEncoding e;
           e.order = o;
           for (unsigned d = 0; d < rank; ++d) {
@@ -944,5 +942,6 @@ tgpu::layout::blockedEncodingOf(const LinearLayout &l,
           if (*candidate == l)
             return e;
         }
+  }
   return std::nullopt;
 }

@@ -111,13 +111,12 @@ struct SplatConstantLowering : public ConvertOpToLLVMPattern<arith::ConstantOp> 
   }
 };
 
-// One element of a dense constant as an LLVM constant of `type` (fp8
-// elements are their bits: the type converter makes them i8).
-Value elementConstant(RewriterBase &rewriter, Location loc, Type type,
-                      Attribute value) {
+// One element of a dense constant as a value of the lowered `type`: fp8
+// elements are their bits (the type converter makes them i8).
+TypedAttr loweredElement(Builder &b, Type type, Attribute value) {
   if (auto f = dyn_cast<FloatAttr>(value); f && isa<IntegerType>(type))
-    value = rewriter.getIntegerAttr(type, f.getValue().bitcastToAPInt());
-  return LLVM::ConstantOp::create(rewriter, loc, type, cast<TypedAttr>(value));
+    return b.getIntegerAttr(type, f.getValue().bitcastToAPInt());
+  return cast<TypedAttr>(value);
 }
 
 // A dense constant that is not a splat. Where every thread holds the same
@@ -168,8 +167,9 @@ struct DenseConstantLowering
         int64_t index = 0;
         for (auto [size, coord] : llvm::zip(type.getShape(), coords))
           index = index * size + coord;
-        values.push_back(
-            elementConstant(rewriter, loc, elemType, elements[index]));
+        values.push_back(LLVM::ConstantOp::create(
+            rewriter, loc, elemType,
+            loweredElement(rewriter, elemType, elements[index])));
       }
     } else {
       LLVM::GlobalOp table = createTable(rewriter, op, elemType, elements);
@@ -192,11 +192,8 @@ struct DenseConstantLowering
                                     ArrayRef<Attribute> elements) {
     auto module = op->getParentOfType<ModuleOp>();
     SmallVector<Attribute> values;
-    for (Attribute e : elements) {
-      if (auto f = dyn_cast<FloatAttr>(e); f && isa<IntegerType>(elemType))
-        e = rewriter.getIntegerAttr(elemType, f.getValue().bitcastToAPInt());
-      values.push_back(e);
-    }
+    for (Attribute e : elements)
+      values.push_back(loweredElement(rewriter, elemType, e));
     std::string name;
     for (unsigned i = 0;; ++i) {
       name = "tensor_constant_" + std::to_string(i);

@@ -44,6 +44,17 @@ mlir::tgpu::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
 
 namespace {
 
+// Gives `func` the signature `convert` makes of its own.
+void convertFunctionType(triton::FuncOp func,
+                         llvm::function_ref<Type(Type)> convert) {
+  SmallVector<Type> ins, outs;
+  for (Type t : func.getArgumentTypes())
+    ins.push_back(convert(t));
+  for (Type t : func.getResultTypes())
+    outs.push_back(convert(t));
+  func.setFunctionType(FunctionType::get(func.getContext(), ins, outs));
+}
+
 bool isRank0(Type t) {
   auto tensor = dyn_cast<RankedTensorType>(t);
   return tensor && tensor.getRank() == 0;
@@ -93,12 +104,7 @@ void promoteRank0Tensors(ModuleOp module) {
         for (BlockArgument arg : block.getArguments())
           arg.setType(promoteRank0(arg.getType()));
     if (auto func = dyn_cast<triton::FuncOp>(op)) {
-      SmallVector<Type> ins, outs;
-      for (Type t : func.getArgumentTypes())
-        ins.push_back(promoteRank0(t));
-      for (Type t : func.getResultTypes())
-        outs.push_back(promoteRank0(t));
-      func.setFunctionType(FunctionType::get(op->getContext(), ins, outs));
+      convertFunctionType(func, promoteRank0);
       continue;
     }
     OpBuilder b(op);
@@ -322,12 +328,7 @@ LogicalResult ConvertTritonToTritonGPU::convert(Operation *op) {
         "convert-triton-to-tritongpu: a rank-0 tensor is left after their "
         "promotion to shape [1]");
   if (auto func = dyn_cast<triton::FuncOp>(op)) {
-    SmallVector<Type> ins, outs;
-    for (Type t : func.getArgumentTypes())
-      ins.push_back(defaultType(t));
-    for (Type t : func.getResultTypes())
-      outs.push_back(defaultType(t));
-    func.setFunctionType(FunctionType::get(ctx, ins, outs));
+    convertFunctionType(func, [&](Type t) { return defaultType(t); });
     // Every block of the body: the entry's arguments are the function's,
     // the others' are what branches (cf.br, cf.cond_br) pass, which go in
     // the default layout too.

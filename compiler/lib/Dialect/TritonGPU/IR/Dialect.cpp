@@ -33,29 +33,9 @@ struct TritonGPULayoutVerifier : public DialectLayoutVerifierInterface {
 
   FailureOr<Attribute>
   inferSplitEncoding(Attribute src, ArrayRef<int64_t> srcShape) const override {
-    // The blocked form when the source is blocked (what Triton prints),
-    // else a #ttg.linear.
-    if (Attribute blocked = getSplitResultEncoding(src))
-      return blocked;
-    llvm::Expected<tgpu::layout::LinearLayout> ll =
-        tgpu::layout::toLinearLayout(srcShape, src);
-    if (!ll) {
-      llvm::consumeError(ll.takeError());
-      return failure();
-    }
-    llvm::Expected<tgpu::layout::LinearLayout> halves =
-        tgpu::layout::splitLastDimLayout(*ll);
-    if (!halves) {
-      llvm::consumeError(halves.takeError());
-      return failure();
-    }
-    llvm::Expected<LinearEncodingAttr> attr =
-        tgpu::layout::toLinearEncodingAttr(src.getContext(), *halves);
-    if (!attr) {
-      llvm::consumeError(attr.takeError());
-      return failure();
-    }
-    return Attribute(*attr);
+    if (Attribute halves = inferSplitResultEncoding(src, srcShape))
+      return halves;
+    return failure();
   }
 
   bool layoutsEqual(ArrayRef<int64_t> shape, Attribute a,

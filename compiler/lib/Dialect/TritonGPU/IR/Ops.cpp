@@ -523,3 +523,30 @@ Attribute mlir::triton::gpu::getSplitResultEncoding(Attribute src) {
                                   blocked.getThreadsPerWarp().drop_back(),
                                   blocked.getWarpsPerCTA().drop_back(), order, {});
 }
+
+Attribute mlir::triton::gpu::inferSplitResultEncoding(Attribute src,
+                                                      ArrayRef<int64_t> shape) {
+  if (Attribute blocked = getSplitResultEncoding(src))
+    return blocked;
+  if (!src || !isDistributedEncoding(src))
+    return {};
+  llvm::Expected<tgpu::layout::LinearLayout> ll =
+      tgpu::layout::toLinearLayout(shape, src);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return {};
+  }
+  llvm::Expected<tgpu::layout::LinearLayout> halves =
+      tgpu::layout::splitLastDimLayout(*ll);
+  if (!halves) {
+    llvm::consumeError(halves.takeError());
+    return {};
+  }
+  llvm::Expected<LinearEncodingAttr> attr =
+      tgpu::layout::toLinearEncodingAttr(src.getContext(), *halves);
+  if (!attr) {
+    llvm::consumeError(attr.takeError());
+    return {};
+  }
+  return *attr;
+}

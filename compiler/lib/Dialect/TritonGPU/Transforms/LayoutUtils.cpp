@@ -270,33 +270,6 @@ static Attribute joinedEncoding(Attribute encoding) {
       append(blocked.getWarpsPerCTA(), 1), order, {});
 }
 
-// The layout of either half of a tensor<...x2> of `shape` in `encoding`:
-// the blocked form for a blocked source, else the halves of its
-// LinearLayout as a #ttg.linear (Triton splits a #ttg.linear too).
-static Attribute splitEncoding(Attribute encoding, ArrayRef<int64_t> shape) {
-  if (Attribute blocked = ttg::getSplitResultEncoding(encoding))
-    return blocked;
-  if (!encoding || !ttg::isDistributedEncoding(encoding))
-    return {};
-  auto layout = ::tgpu::layout::toLinearLayout(shape, encoding);
-  if (!layout) {
-    llvm::consumeError(layout.takeError());
-    return {};
-  }
-  auto halves = ::tgpu::layout::splitLastDimLayout(*layout);
-  if (!halves) {
-    llvm::consumeError(halves.takeError());
-    return {};
-  }
-  auto linear =
-      ::tgpu::layout::toLinearEncodingAttr(encoding.getContext(), *halves);
-  if (!linear) {
-    llvm::consumeError(linear.takeError());
-    return {};
-  }
-  return *linear;
-}
-
 static bool keepsEncoding(Operation *op) {
   return op->hasTrait<OpTrait::SameOperandsAndResultEncoding>() ||
          op->hasTrait<OpTrait::Elementwise>() ||
@@ -352,7 +325,7 @@ Attribute inferDstEncoding(Operation *op, Attribute encoding) {
   if (isa<tt::JoinOp>(op))
     return joinedEncoding(encoding);
   if (auto split = dyn_cast<tt::SplitOp>(op))
-    return splitEncoding(
+    return ttg::inferSplitResultEncoding(
         encoding, cast<RankedTensorType>(split.getSrc().getType()).getShape());
   // The result follows the indices.
   if (isa<tt::GatherOp>(op))
@@ -403,7 +376,7 @@ Attribute inferSrcEncoding(Operation *op, Attribute encoding) {
         encoding, cast<RankedTensorType>(trans.getType()).getShape(), inverse);
   }
   if (auto join = dyn_cast<tt::JoinOp>(op))
-    return splitEncoding(encoding, join.getType().getShape());
+    return ttg::inferSplitResultEncoding(encoding, join.getType().getShape());
   if (isa<tt::SplitOp>(op))
     return joinedEncoding(encoding);
   if (isa<tt::GatherOp>(op))

@@ -72,6 +72,12 @@ Operation *findOpWithLayout(Operation *root);
 // warp); null for any other source.
 Attribute getSplitResultEncoding(Attribute src);
 
+// The layout of tt.split's results from any distributed source of `shape`:
+// the blocked form above where it applies (what Triton prints), else the
+// halves of the source's LinearLayout as a #ttg.linear; null when a thread
+// does not hold both halves.
+Attribute inferSplitResultEncoding(Attribute src, ArrayRef<int64_t> shape);
+
 // Triton's blocked layout for `shape` with `sizePerThread` elements per thread
 // and dims `order`ed fastest first: lanes, then warps, go to the fastest dims
 // first (each taking at most shape / sizePerThread threads), and the slowest
