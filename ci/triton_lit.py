@@ -49,10 +49,9 @@ EXCLUDED_MARKERS = [
                 r"compute-capability=1[0-2]0|ttng\.async_tma_scatter|nvws\."), "Blackwell"),
 ]
 
-# Triton pass names and the tgpu-opt pass that does the same job.
-PASS_ALIASES = {
-    "allocate-shared-memory-nv": "allocate-shared-memory",
-}
+# Triton pass names and the tgpu-opt pass that does the same job (none at
+# present: tgpu registers Triton's names).
+PASS_ALIASES = {}
 
 # Driver flags of triton-opt that are not passes.
 DRIVER_FLAGS = {

@@ -70,7 +70,9 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
 }
 
 void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
-  pm.addPass(createAllocateSharedMemory());
+  AllocateSharedMemoryOptions allocation;
+  allocation.checkLimit = true;
+  pm.addPass(createAllocateSharedMemory(allocation));
   pm.addPass(createTritonGPUMembar());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTritonGPUToLLVM());

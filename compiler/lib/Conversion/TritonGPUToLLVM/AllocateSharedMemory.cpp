@@ -13,6 +13,7 @@
 
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
+#define GEN_PASS_DEF_ALLOCATESHAREDMEMORYNV
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h.inc"
 } // namespace mlir::tgpu
 
@@ -45,42 +46,63 @@ int64_t mlir::tgpu::getMaxSharedBytesPerBlock(int computeCapability) {
 
 namespace {
 
+// Places every function's buffers and records the kernel's total; with
+// `checkLimit`, fails when it exceeds what compute capability `cc` gives.
+LogicalResult allocateSharedMemory(ModuleOp module, int cc, bool checkLimit) {
+  if (failed(mlir::tgpu::checkOpsSupported(module)))
+    return failure();
+  int64_t total = 0;
+  for (auto func : module.getOps<tt::FuncOp>()) {
+    auto allocation = mlir::tgpu::SharedMemoryAllocation::compute(
+        func, mlir::tgpu::getScratchBytes);
+    if (failed(allocation))
+      return failure();
+    if (allocation->getTotalBytes() > 0 && !func.isPublic()) {
+      // A callee's buffers would have to be placed above its callers'
+      // live ones at every call site.
+      return func.emitError("shared memory in a function that is not a "
+                            "kernel is not supported; inline it");
+    }
+    allocation->annotate();
+    LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": "
+                            << allocation->getTotalBytes() << " bytes\n");
+    total = std::max(total, allocation->getTotalBytes());
+  }
+  int64_t limit = mlir::tgpu::getMaxSharedBytesPerBlock(cc);
+  if (checkLimit && total > limit)
+    return module.emitError() << "the kernel needs " << total
+                              << " bytes of shared memory; cuda:" << cc
+                              << " gives a block at most " << limit;
+  module->setAttr(
+      "ttg.shared",
+      IntegerAttr::get(IntegerType::get(module.getContext(), 32), total));
+  return success();
+}
+
 class AllocateSharedMemory
     : public mlir::tgpu::impl::AllocateSharedMemoryBase<AllocateSharedMemory> {
 public:
+  using AllocateSharedMemoryBase::AllocateSharedMemoryBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(mlir::tgpu::checkOpsSupported(module)))
-      return signalPassFailure();
-    int64_t total = 0;
-    for (auto func : module.getOps<tt::FuncOp>()) {
-      auto allocation = mlir::tgpu::SharedMemoryAllocation::compute(
-          func, mlir::tgpu::getScratchBytes);
-      if (failed(allocation))
-        return signalPassFailure();
-      if (allocation->getTotalBytes() > 0 && !func.isPublic()) {
-        // A callee's buffers would have to be placed above its callers'
-        // live ones at every call site.
-        func.emitError("shared memory in a function that is not a kernel "
-                       "is not supported; inline it");
-        return signalPassFailure();
-      }
-      allocation->annotate();
-      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": "
-                              << allocation->getTotalBytes() << " bytes\n");
-      total = std::max(total, allocation->getTotalBytes());
-    }
-    int cc = ttg::lookupComputeCapability(module).value_or(90);
-    int64_t limit = mlir::tgpu::getMaxSharedBytesPerBlock(cc);
-    if (total > limit) {
-      module.emitError() << "the kernel needs " << total
-                         << " bytes of shared memory; cuda:" << cc
-                         << " gives a block at most " << limit;
-      return signalPassFailure();
-    }
-    module->setAttr("ttg.shared",
-                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                     total));
+    int cc = ttg::lookupComputeCapability(module).value_or(80);
+    if (failed(allocateSharedMemory(module, cc, checkLimit)))
+      signalPassFailure();
+  }
+};
+
+class AllocateSharedMemoryNv
+    : public mlir::tgpu::impl::AllocateSharedMemoryNvBase<
+          AllocateSharedMemoryNv> {
+public:
+  using AllocateSharedMemoryNvBase::AllocateSharedMemoryNvBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int cc = computeCapability;
+    if (cc <= 0)
+      cc = ttg::lookupComputeCapability(module).value_or(80);
+    if (failed(allocateSharedMemory(module, cc, checkLimit)))
+      signalPassFailure();
   }
 };
 

@@ -1,12 +1,17 @@
-// tt.atomic_rmw / tt.atomic_cas: one predicated PTX `atom` per element,
-// done by exactly one owner of the element (thread 0 for a scalar pointer;
+// tt.atomic_rmw / tt.atomic_cas: predicated PTX `atom`s, in Triton's text,
+// done by exactly one owner of each element (thread 0 for a scalar pointer;
 // for tensors, the threads and registers the layout does not duplicate) so
-// that no update happens twice. When the old values are used and other
-// threads hold copies of an element, the owner publishes the old value in
-// shared memory and every holder reads it back after a barrier.
+// that no update happens twice. Floating-point adds of contiguous elements
+// go as one .v2/.v4/.v8 atomic on sm_90 (PTX 8.1), as f16x2 words before.
+// When the old values are used and other threads hold copies of an
+// element, the owner publishes the old value in shared memory and every
+// holder reads it back after a barrier.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
+#include "tgpu/Analysis/AccessWidth.h"
+
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -19,48 +24,23 @@ namespace tt = mlir::triton;
 
 namespace {
 
-StringRef semanticSuffix(tt::MemSemantic sem) {
-  switch (sem) {
-  case tt::MemSemantic::RELAXED:
-    return ".relaxed";
-  case tt::MemSemantic::ACQUIRE:
-    return ".acquire";
-  case tt::MemSemantic::RELEASE:
-    return ".release";
-  case tt::MemSemantic::ACQUIRE_RELEASE:
-    return ".acq_rel";
-  }
-  return ".relaxed";
-}
-
-StringRef scopeSuffix(tt::MemSyncScope scope) {
-  switch (scope) {
-  case tt::MemSyncScope::GPU:
-    return ".gpu";
-  case tt::MemSyncScope::CTA:
-    return ".cta";
-  case tt::MemSyncScope::SYSTEM:
-    return ".sys";
-  }
-  return ".gpu";
-}
-
-// "<op>.<type>" for atom, or nothing when PTX has no such atomic.
-std::optional<std::string> rmwSuffix(tt::RMWOp op, Type elem) {
+// ".<op>[.vN].<type>" for atom, or nothing when PTX has no such atomic.
+std::optional<std::string> rmwSuffix(tt::RMWOp op, Type elem, unsigned vec,
+                                     unsigned packed) {
   unsigned bits = isa<LLVM::LLVMPointerType>(elem)
                       ? 64
                       : elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
-  bool isFloat = isa<FloatType>(elem);
+  std::string v = vec > 1 ? ".v" + std::to_string(vec) : "";
   std::string b = ".b" + std::to_string(bits);
   std::string s = ".s" + std::to_string(bits), u = ".u" + std::to_string(bits);
-  if (isFloat) {
+  if (isa<FloatType>(elem)) {
     if (op == tt::RMWOp::FADD) {
       if (elem.isF32() || elem.isF64())
-        return ".add" + std::string(elem.isF32() ? ".f32" : ".f64");
+        return ".add" + v + (elem.isF32() ? ".f32" : ".f64");
       if (elem.isF16())
-        return std::string(".add.noftz.f16");
+        return ".add.noftz" + v + (packed == 2 ? ".f16x2" : ".f16");
       if (elem.isBF16())
-        return std::string(".add.noftz.bf16");
+        return ".add.noftz" + v + ".bf16";
     }
     if (op == tt::RMWOp::XCHG && (bits == 32 || bits == 64))
       return ".exch" + b;
@@ -93,108 +73,235 @@ std::optional<std::string> rmwSuffix(tt::RMWOp op, Type elem) {
   return std::nullopt;
 }
 
-StringRef constraintFor(Type elem) {
-  if (isa<LLVM::LLVMPointerType>(elem))
-    return "l";
-  unsigned bits = elem.getIntOrFloatBitWidth();
-  return bits == 64 ? "l" : bits == 32 ? "r" : "h";
-}
-
-// For every register, the lowest register of the thread with the same element
-// (itself for the register that does the atomic: its free register bits are
-// clear), and a predicate selecting one thread per element.
-struct Owners {
+// The atomics one op issues: for every register, the lowest register of the
+// thread with the same element (itself for the registers that issue the
+// atomics: their free register bits are clear), a predicate selecting one
+// thread per element, and how many consecutive registers one atomic covers.
+struct AtomicPlan {
   unsigned regs = 1;
   std::vector<int32_t> sameAs{0};
   Value threadPred;
-  bool duplicated = false; // some element lives in more than one place
+  // Threads other than the owner hold some element: the old values must go
+  // through shared memory to reach them.
+  bool sharedAcrossThreads = false;
+  unsigned vec = 1;    // elements of one .v2/.v4/.v8 atomic
+  unsigned packed = 1; // elements of one f16x2 word
 };
 
-FailureOr<Owners> findOwners(Operation *op, Value ptr,
-                             ConversionPatternRewriter &rewriter,
-                             const LoweringInfo &info) {
-  Owners owners;
+// Vectorized atomics (atom.add.v4.f32, .noftz.v8.f16) exist from sm_90 and
+// PTX 8.1 on, for floating-point add only; before, pairs of f16 can still go
+// as one f16x2 word.
+bool vectorizes(tt::RMWOp op, Type elem, const LoweringInfo &info) {
+  return op == tt::RMWOp::FADD && info.computeCapability >= 90 &&
+         (info.ptxVersion == 0 || info.ptxVersion >= 81) &&
+         (elem.isF16() || elem.isBF16() || elem.isF32());
+}
+
+FailureOr<AtomicPlan> planAtomic(Operation *op, Value ptr, Value mask,
+                                 std::optional<tt::RMWOp> rmw, Type elemType,
+                                 ConversionPatternRewriter &rewriter,
+                                 const LoweringInfo &info) {
+  AtomicPlan plan;
   Location loc = op->getLoc();
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   if (!type) {
-    owners.threadPred =
-        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                             getThreadId(rewriter, loc),
-                             i32Constant(rewriter, loc, 0));
-    owners.duplicated = info.numWarps * info.threadsPerWarp > 1;
-    return owners;
+    plan.threadPred = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::eq, getThreadId(rewriter, loc),
+        i32Constant(rewriter, loc, 0));
+    plan.sharedAcrossThreads = true;
+    return plan;
   }
   auto layout = getDistributedLayout(type, loc);
   if (failed(layout))
     return failure();
-  owners.regs = layout->getInDimSize("register");
-  owners.sameAs = layout->getLowestSameImage("register");
-  for (auto &[dim, mask] : layout->getFreeVariableMasks())
-    owners.duplicated |= mask != 0;
-  owners.threadPred = emitUniqueOwnerPredicate(rewriter, loc, *layout,
-                                               info.threadsPerWarp);
-  return owners;
+  plan.regs = layout->getInDimSize("register");
+  plan.sameAs = layout->getLowestSameImage("register");
+  for (auto &[dim, bits] : layout->getFreeVariableMasks())
+    plan.sharedAcrossThreads |= dim != "register" && bits != 0;
+  plan.threadPred =
+      emitUniqueOwnerPredicate(rewriter, loc, *layout, info.threadsPerWarp);
+  if (rmw && elemType.isIntOrFloat()) {
+    unsigned bits = elemType.getIntOrFloatBitWidth();
+    int64_t width = getAccessVectorWidth(info.axisInfo, ptr, mask, *layout,
+                                         std::max(bits / 8, 1u), 16);
+    if (vectorizes(*rmw, elemType, info))
+      plan.vec = width;
+    else if (*rmw == tt::RMWOp::FADD && elemType.isF16())
+      plan.packed = std::min<int64_t>(width, 2);
+  }
+  return plan;
 }
 
-// Emits the atomics and returns the old values, per register.
-template <typename OpT>
-LogicalResult lowerAtomic(OpT op, ArrayRef<Value> ptrs,
-                          ArrayRef<ArrayRef<Value>> args,
-                          ArrayRef<Value> masks, const std::string &instr,
-                          Type elemType, ConversionPatternRewriter &rewriter,
-                          const TypeConverter *converter,
-                          const LoweringInfo &info) {
-  Location loc = op.getLoc();
-  auto owners = findOwners(op, op.getPtr(), rewriter, info);
-  if (failed(owners))
-    return failure();
-  StringRef c = constraintFor(elemType);
+// 'h', 'r' or 'l': the PTX register of a `bits`-bit operand.
+StringRef registerConstraint(unsigned bits) {
+  return bits == 64 ? "l" : bits == 32 ? "r" : "h";
+}
+
+Value pack(ConversionPatternRewriter &rewriter, Location loc, Type vecType,
+           ArrayRef<Value> elems) {
+  Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
+  for (auto [i, e] : llvm::enumerate(elems))
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, e,
+                                      i32Constant(rewriter, loc, i));
+  return v;
+}
+
+// One PTX atomic, as Triton writes it: every output zeroed first (what a
+// thread whose predicate is false gets), then `@$pred <instr> dst, [ $addr +
+// 0 ], args...`. Every arg is a list of `width` values (a .vN list when
+// width > 1). Returns the old values, one per element.
+SmallVector<Value> emitAtomicAsm(ConversionPatternRewriter &rewriter,
+                                 Location loc, StringRef instr, Type elemType,
+                                 unsigned vec, unsigned packed, Value ptr,
+                                 ArrayRef<SmallVector<Value>> args,
+                                 Value pred) {
   unsigned bits = isa<LLVM::LLVMPointerType>(elemType)
                       ? 64
                       : elemType.getIntOrFloatBitWidth();
-  auto at = [](ArrayRef<Value> v, unsigned i) {
-    return v.size() == 1 ? v.front() : v[i];
-  };
-  SmallVector<Value> old(owners->regs);
-  for (unsigned r = 0; r < owners->regs; ++r) {
-    if (owners->sameAs[r] != int32_t(r))
-      continue; // filled from the owner register below
-    Value pred = owners->threadPred;
-    if (!masks.empty())
-      pred = pred ? Value(LLVM::AndOp::create(rewriter, loc, pred,
-                                              at(masks, r)))
-                  : at(masks, r);
-    // $0 old value, $1 address, [$2 predicate], then the operands.
-    std::string constraints = ("=" + c + ",l").str();
-    SmallVector<Value> operands{at(ptrs, r)};
-    std::string text;
-    unsigned next = 2;
-    if (pred) {
-      constraints += ",b";
-      operands.push_back(pred);
-      text = llvm::formatv("mov.b{0} $0, 0;\n\t@$2 ", bits == 16 ? 16 : bits);
-      next = 3;
-    }
-    text += instr + " $0, [ $1 + 0 ]";
-    for (ArrayRef<Value> arg : args) {
-      text += llvm::formatv(", ${0}", next++);
-      constraints += ("," + c).str();
-      operands.push_back(at(arg, r));
-    }
-    text += ";";
-    old[r] = LLVM::InlineAsmOp::create(
-                 rewriter, loc, elemType, operands, text, constraints,
-                 /*has_side_effects=*/true, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
-                 .getResult(0);
+  StringRef c = registerConstraint(bits * packed);
+  std::string movBits = std::to_string(std::max(bits * packed, 16u));
+  PtxAsmOperands operands;
+  std::string text, dst;
+  for (unsigned i = 0; i < vec; ++i) {
+    unsigned n = operands.output(c);
+    text += "mov.u" + movBits + " $" + std::to_string(n) + ", 0x0;\n\t";
   }
-  for (unsigned r = 0; r < owners->regs; ++r)
-    if (!old[r])
-      old[r] = old[owners->sameAs[r]];
+  dst = vec > 1 ? ptxOperandList(0, vec) : "$0";
+  unsigned addr = operands.input(ptr, "l");
+  std::string argText;
+  for (ArrayRef<Value> arg : args) {
+    if (packed > 1) {
+      Value word =
+          pack(rewriter, loc, VectorType::get({packed}, elemType), arg);
+      argText += ", $" + std::to_string(operands.input(word, c));
+      continue;
+    }
+    unsigned first = 0;
+    for (auto [i, v] : llvm::enumerate(arg)) {
+      unsigned n = operands.input(v, c);
+      if (i == 0)
+        first = n;
+    }
+    argText += ", " + (vec > 1 ? ptxOperandList(first, vec)
+                               : "$" + std::to_string(first));
+  }
+  if (pred)
+    text += "@$" + std::to_string(operands.input(pred, "b")) + " ";
+  text += llvm::formatv("{0} {1}, [ ${2} + 0 ]{3};", instr, dst, addr, argText)
+              .str();
+  Type result = elemType;
+  if (vec > 1)
+    result = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
+                                              SmallVector<Type>(vec, elemType));
+  else if (packed > 1)
+    result = VectorType::get({packed}, elemType);
+  Value old = createPtxAsm(rewriter, loc, result, operands, text).getResult(0);
+  SmallVector<Value> olds;
+  for (unsigned i = 0; i < vec * packed; ++i) {
+    if (vec > 1)
+      olds.push_back(LLVM::ExtractValueOp::create(rewriter, loc, old, i));
+    else if (packed > 1)
+      olds.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, old, i32Constant(rewriter, loc, i)));
+    else
+      olds.push_back(old);
+  }
+  return olds;
+}
 
-  if (!op->use_empty() && owners->duplicated && owners->threadPred) {
-    // Hand the owners' old values to every thread holding the element.
+// PTX's atom.add.noftz.bf16 needs sm_90: before, LLVM's atomicrmw (a
+// compare-and-swap loop in NVPTX), branched around where `pred` is false.
+Value emitBf16AtomicAddLoop(ConversionPatternRewriter &rewriter, Location loc,
+                            Value ptr, Value val, Value pred,
+                            tt::MemSemantic sem, tt::MemSyncScope scope) {
+  LLVM::AtomicOrdering ordering = LLVM::AtomicOrdering::monotonic;
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    break;
+  case tt::MemSemantic::ACQUIRE:
+    ordering = LLVM::AtomicOrdering::acquire;
+    break;
+  case tt::MemSemantic::RELEASE:
+    ordering = LLVM::AtomicOrdering::release;
+    break;
+  case tt::MemSemantic::ACQUIRE_RELEASE:
+    ordering = LLVM::AtomicOrdering::acq_rel;
+    break;
+  }
+  StringRef syncScope = scope == tt::MemSyncScope::CTA   ? "block"
+                        : scope == tt::MemSyncScope::GPU ? "device"
+                                                         : "";
+  Type type = val.getType();
+  Value zero = LLVM::ZeroOp::create(rewriter, loc, type);
+  if (!pred)
+    return LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::fadd,
+                                     ptr, val, ordering, syncScope);
+  Block *current = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+  Value result = after->addArgument(type, loc);
+  Block *atomic = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(current);
+  LLVM::CondBrOp::create(rewriter, loc, pred, atomic, ValueRange{}, after,
+                         ValueRange{zero});
+  rewriter.setInsertionPointToEnd(atomic);
+  Value old = LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::fadd,
+                                        ptr, val, ordering, syncScope);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{old}, after);
+  rewriter.setInsertionPointToStart(after);
+  return result;
+}
+
+// `@$2 st.shared.b<bits> [ $0 + 0 ], $1;`
+void storeSharedIf(ConversionPatternRewriter &rewriter, Location loc,
+                   Value slot, Value value, Value pred) {
+  Type type = value.getType();
+  unsigned bits =
+      isa<LLVM::LLVMPointerType>(type) ? 64 : type.getIntOrFloatBitWidth();
+  if (!type.isInteger())
+    value = isa<LLVM::LLVMPointerType>(type)
+                ? Value(LLVM::PtrToIntOp::create(
+                      rewriter, loc, rewriter.getIntegerType(bits), value))
+                : Value(LLVM::BitcastOp::create(
+                      rewriter, loc, rewriter.getIntegerType(bits), value));
+  PtxAsmOperands operands;
+  unsigned addr = operands.input(slot, "r");
+  unsigned val = operands.input(value, registerConstraint(bits));
+  std::string text =
+      llvm::formatv("st.shared.b{0} [ ${1} + 0 ], ${2};", bits, addr, val);
+  if (pred)
+    text = "@$" + std::to_string(operands.input(pred, "b")) + " " + text;
+  createPtxAsm(rewriter, loc, TypeRange{}, operands, text);
+}
+
+// Issues the atomics (`emit` does one group of registers, given its first
+// register and predicate, and returns the group's old values) and replaces
+// `op` with the old values, handed to every thread that holds them.
+template <typename OpT, typename EmitFn>
+LogicalResult lowerAtomic(OpT op, const AtomicPlan &plan, ArrayRef<Value> masks,
+                          Type elemType, ConversionPatternRewriter &rewriter,
+                          const TypeConverter *converter,
+                          const LoweringInfo &info, EmitFn emit) {
+  Location loc = op.getLoc();
+  unsigned width = plan.vec * plan.packed;
+  SmallVector<Value> old(plan.regs);
+  for (unsigned r = 0; r < plan.regs; r += width) {
+    if (plan.sameAs[r] != int32_t(r))
+      continue; // filled from the owner registers below
+    Value pred = plan.threadPred;
+    if (!masks.empty()) {
+      Value m = masks.size() == 1 ? masks.front() : masks[r];
+      pred = pred ? Value(LLVM::AndOp::create(rewriter, loc, pred, m)) : m;
+    }
+    SmallVector<Value> group = emit(r, pred);
+    for (unsigned i = 0; i < width; ++i)
+      old[r + i] = group[i];
+  }
+  for (unsigned r = 0; r < plan.regs; ++r)
+    if (!old[r])
+      old[r] = old[plan.sameAs[r]];
+
+  if (!op->use_empty() && plan.sharedAcrossThreads) {
+    // The owners publish the old values; every holder reads them back.
     auto ptr3 = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     Value base = getSharedMemoryBase(rewriter, op);
     auto tensor = dyn_cast<RankedTensorType>(op.getPtr().getType());
@@ -211,27 +318,15 @@ LogicalResult lowerAtomic(OpT op, ArrayRef<Value> ptrs,
         tensor ? SmallVector<int64_t>(tensor.getShape())
                : SmallVector<int64_t>{1};
     SmallVector<Value> slots;
-    for (unsigned r = 0; r < owners->regs; ++r)
+    for (unsigned r = 0; r < plan.regs; ++r)
       slots.push_back(LLVM::GEPOp::create(
           rewriter, loc, ptr3, elemType, base,
           ValueRange{linearize(rewriter, loc, indices[r], shape)}));
-    // Only owners write their slot; the other threads write a spare slot
-    // past the end, where their races do not matter.
-    int64_t numel = 1;
-    for (int64_t n : shape)
-      numel *= n;
-    Value spare = LLVM::GEPOp::create(rewriter, loc, ptr3, elemType, base,
-                                      ValueRange{i32Constant(rewriter, loc,
-                                                             int32_t(numel))});
-    for (unsigned r = 0; r < owners->regs; ++r) {
-      if (owners->sameAs[r] != int32_t(r))
-        continue;
-      Value target = LLVM::SelectOp::create(rewriter, loc, owners->threadPred,
-                                            slots[r], spare);
-      LLVM::StoreOp::create(rewriter, loc, old[r], target);
-    }
+    for (unsigned r = 0; r < plan.regs; ++r)
+      if (plan.sameAs[r] == int32_t(r))
+        storeSharedIf(rewriter, loc, slots[r], old[r], plan.threadPred);
     NVVM::Barrier0Op::create(rewriter, loc);
-    for (unsigned r = 0; r < owners->regs; ++r)
+    for (unsigned r = 0; r < plan.regs; ++r)
       old[r] = LLVM::LoadOp::create(rewriter, loc, elemType, slots[r]);
   }
 
@@ -250,23 +345,42 @@ struct AtomicRMWLowering : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
   matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    tt::RMWOp kind = op.getAtomicRmwOp();
     Type elemType =
         getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
-    auto suffix = rmwSuffix(op.getAtomicRmwOp(), elemType);
-    if (!elemType || !suffix)
+    if (!elemType || !rmwSuffix(kind, elemType, 1, 1))
       return op.emitError("PTX has no atomic ")
-             << tt::stringifyRMWOp(op.getAtomicRmwOp()) << " on "
+             << tt::stringifyRMWOp(kind) << " on "
              << getElementTypeOrSelf(op.getType());
-    std::string instr = ("atom" + semanticSuffix(op.getSem()) +
-                         scopeSuffix(op.getScope()) + ".global" + *suffix)
-                            .str();
+    auto plan = planAtomic(op, op.getPtr(), op.getMask(), kind, elemType,
+                           rewriter, info);
+    if (failed(plan))
+      return failure();
+    std::string suffix = *rmwSuffix(kind, elemType, plan->vec, plan->packed);
+    std::string instr =
+        ("atom.global." + tt::stringifyMemSyncScope(op.getScope()) + "." +
+         tt::stringifyMemSemantic(op.getSem()) + suffix)
+            .str();
+    bool bf16Loop = kind == tt::RMWOp::FADD && elemType.isBF16() &&
+                    info.computeCapability < 90;
     SmallVector<Value> ptrs = unpackValues(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> vals = unpackValues(rewriter, loc, adaptor.getVal());
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackValues(rewriter, loc, adaptor.getMask());
-    return lowerAtomic(op, ptrs, {vals}, masks, instr, elemType, rewriter,
-                       getTypeConverter(), info);
+    unsigned width = plan->vec * plan->packed;
+    auto emit = [&](unsigned r, Value pred) -> SmallVector<Value> {
+      if (bf16Loop)
+        return {emitBf16AtomicAddLoop(rewriter, loc, ptrs[r], vals[r], pred,
+                                      op.getSem(), op.getScope())};
+      SmallVector<Value> args(vals.begin() + (vals.size() == 1 ? 0 : r),
+                              vals.begin() +
+                                  (vals.size() == 1 ? 1 : r + width));
+      return emitAtomicAsm(rewriter, loc, instr, elemType, plan->vec,
+                           plan->packed, ptrs[r], {args}, pred);
+    };
+    return lowerAtomic(op, *plan, masks, elemType, rewriter, getTypeConverter(),
+                       info, emit);
   }
   LoweringInfo info;
 };
@@ -289,15 +403,29 @@ struct AtomicCASLowering : public ConvertOpToLLVMPattern<tt::AtomicCASOp> {
     if (bits != 32 && bits != 64)
       return op.emitError("PTX has no atomic compare-and-swap on ")
              << getElementTypeOrSelf(op.getType());
-    std::string instr = ("atom" + semanticSuffix(op.getSem()) +
-                         scopeSuffix(op.getScope()) + ".global.cas.b" +
-                         std::to_string(bits))
-                            .str();
+    // Triton orders the qualifiers of cas as semantics, then scope.
+    std::string instr =
+        ("atom.global." + tt::stringifyMemSemantic(op.getSem()) + "." +
+         tt::stringifyMemSyncScope(op.getScope()) + ".cas.b" +
+         std::to_string(bits))
+            .str();
+    auto plan = planAtomic(op, op.getPtr(), Value(), std::nullopt, elemType,
+                           rewriter, info);
+    if (failed(plan))
+      return failure();
     SmallVector<Value> ptrs = unpackValues(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> cmps = unpackValues(rewriter, loc, adaptor.getCmp());
     SmallVector<Value> vals = unpackValues(rewriter, loc, adaptor.getVal());
-    return lowerAtomic(op, ptrs, {cmps, vals}, {}, instr, elemType, rewriter,
-                       getTypeConverter(), info);
+    auto at = [](ArrayRef<Value> v, unsigned i) {
+      return v.size() == 1 ? v.front() : v[i];
+    };
+    auto emit = [&](unsigned r, Value pred) -> SmallVector<Value> {
+      SmallVector<Value> cmp{at(cmps, r)}, val{at(vals, r)};
+      return emitAtomicAsm(rewriter, loc, instr, elemType, 1, 1, at(ptrs, r),
+                           {cmp, val}, pred);
+    };
+    return lowerAtomic(op, *plan, {}, elemType, rewriter, getTypeConverter(),
+                       info, emit);
   }
   LoweringInfo info;
 };
@@ -309,10 +437,22 @@ int64_t mlir::tgpu::getAtomicScratchBytes(Operation *op) {
     return 0;
   Type type = op->getResult(0).getType();
   int64_t bytes = memoryElementBytes(type);
-  // The elements, and a spare slot for the threads that do not own one.
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return (tensor.getNumElements() + 1) * bytes;
-  return 2 * bytes;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return bytes;
+  // Only old values that other threads hold go through shared memory.
+  if (!tensor.getEncoding())
+    return 0;
+  auto layout =
+      ::tgpu::layout::toLinearLayout(tensor.getShape(), tensor.getEncoding());
+  if (!layout) {
+    llvm::consumeError(layout.takeError());
+    return 0;
+  }
+  for (auto &[dim, bits] : layout->getFreeVariableMasks())
+    if (dim != "register" && bits != 0)
+      return tensor.getNumElements() * bytes;
+  return 0;
 }
 
 void mlir::tgpu::populateAtomicOpToLLVMPatterns(

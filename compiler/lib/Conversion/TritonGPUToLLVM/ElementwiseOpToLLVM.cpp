@@ -397,7 +397,7 @@ bool isFp8Encodable(Type from) {
   return isa<Float16Type, BFloat16Type, Float32Type>(from);
 }
 
-LogicalResult checkLowerable(tt::FpToFpOp op) {
+LogicalResult checkLowerable(tt::FpToFpOp op, int cc) {
   Type from = getElementTypeOrSelf(op.getSrc().getType());
   Type to = getElementTypeOrSelf(op.getType());
   if (isDecodableFp8(to)) {
@@ -407,7 +407,6 @@ LogicalResult checkLowerable(tt::FpToFpOp op) {
              << " is not supported yet (to f8E5M2 and f8E4M3FN from f16, "
                 "bf16 or f32 is)";
     // The cvt.*.e4m3x2 / .e5m2x2 forms exist from sm_89 on.
-    int cc = triton::gpu::lookupComputeCapability(op).value_or(90);
     if (cc < 89)
       return op.emitError("tt.fp_to_fp to ")
              << to << " needs sm_89 or newer (PTX cvt to e4m3x2/e5m2x2); "
@@ -569,12 +568,16 @@ struct RegisterwiseLowering : public ConvertOpToLLVMPattern<SourceOp> {
 
 } // namespace
 
-LogicalResult mlir::tgpu::checkElementwiseOpsLowerable(ModuleOp module) {
-  WalkResult result = module.walk([](Operation *op) {
-    LogicalResult ok = TypeSwitch<Operation *, LogicalResult>(op)
-                           .Case<tt::MulhiUIOp, tt::FpToFpOp>(
-                               [](auto op) { return checkLowerable(op); })
-                           .Default([](Operation *) { return success(); });
+LogicalResult mlir::tgpu::checkElementwiseOpsLowerable(ModuleOp module,
+                                                       int computeCapability) {
+  WalkResult result = module.walk([&](Operation *op) {
+    LogicalResult ok =
+        TypeSwitch<Operation *, LogicalResult>(op)
+            .Case([](tt::MulhiUIOp op) { return checkLowerable(op); })
+            .Case([&](tt::FpToFpOp op) {
+              return checkLowerable(op, computeCapability);
+            })
+            .Default([](Operation *) { return success(); });
     return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
   });
   return failure(result.wasInterrupted());

@@ -74,46 +74,6 @@ AccessShape accessShape(unsigned vec, unsigned elemBits) {
   return {wordBits, total / wordBits};
 }
 
-// "{ $first, ... }"
-std::string operandList(unsigned first, unsigned count) {
-  std::string s = "{ ";
-  for (unsigned i = 0; i < count; ++i)
-    s += (i ? ", $" : "$") + std::to_string(first + i);
-  return s + " }";
-}
-
-// The operands of one inline asm statement, numbered as they are added.
-class AsmOperands {
-public:
-  unsigned output(StringRef constraint) {
-    constraints.push_back(("=" + constraint).str());
-    return constraints.size() - 1;
-  }
-  unsigned input(Value value, StringRef constraint) {
-    values.push_back(value);
-    constraints.push_back(constraint.str());
-    return constraints.size() - 1;
-  }
-  std::string constraintString() const { return llvm::join(constraints, ","); }
-  ArrayRef<Value> inputs() const { return values; }
-
-private:
-  SmallVector<std::string> constraints;
-  SmallVector<Value> values;
-};
-
-LLVM::InlineAsmOp createAsm(RewriterBase &rewriter, Location loc,
-                            TypeRange results, const AsmOperands &operands,
-                            StringRef text) {
-  MLIRContext *ctx = rewriter.getContext();
-  return LLVM::InlineAsmOp::create(
-      rewriter, loc, results, operands.inputs(), text,
-      operands.constraintString(), /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-      ArrayAttr::get(ctx, {}));
-}
-
 // A register with an L2 eviction priority for every line an access touches
 // (`createpolicy.fractional` with fraction 1.0), or null where the access
 // asks for none or the target (before sm_80) has no L2 cache hints.
@@ -123,12 +83,12 @@ Value createL2Policy(RewriterBase &rewriter, Location loc,
     return Value();
   StringRef priority =
       evict == tt::EvictionPolicy::EVICT_FIRST ? "evict_first" : "evict_last";
-  AsmOperands operands;
+  PtxAsmOperands operands;
   operands.output("l");
   std::string text = llvm::formatv("mov.u64 $0, 0x0;\n\tcreatepolicy."
                                    "fractional.L2::{0}.b64 $0, 1.0;",
                                    priority);
-  return createAsm(rewriter, loc, rewriter.getI64Type(), operands, text)
+  return createPtxAsm(rewriter, loc, rewriter.getI64Type(), operands, text)
       .getResult(0);
 }
 
@@ -366,7 +326,7 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp> {
       Value policy =
           createL2Policy(rewriter, loc, op.getEvict(), info.computeCapability);
       unsigned n = shape.words;
-      AsmOperands operands;
+      PtxAsmOperands operands;
       for (unsigned i = 0; i < n; ++i)
         operands.output(shape.constraint());
       // Every output starts as `other` (0 without one): what a masked-off
@@ -400,15 +360,17 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp> {
         suffix = ", $" + std::to_string(operands.input(policy, "l"));
       if (pred)
         asmText += "@$" + std::to_string(operands.input(pred, "b")) + " ";
-      asmText += llvm::formatv("ld{0}.global{1}{2}{3} {4}, [ ${5} + 0 ]{6};",
-                               op.getIsVolatile() ? ".volatile" : "",
-                               *qualifiers, policy ? ".L2::cache_hint" : "",
-                               shape.suffix(), operandList(0, n), addr, suffix);
+      asmText +=
+          llvm::formatv("ld{0}.global{1}{2}{3} {4}, [ ${5} + 0 ]{6};",
+                        op.getIsVolatile() ? ".volatile" : "", *qualifiers,
+                        policy ? ".L2::cache_hint" : "", shape.suffix(),
+                        ptxOperandList(0, n), addr, suffix);
       Type asmResult =
           n == 1 ? wordType
                  : LLVM::LLVMStructType::getLiteral(
                        ctx, SmallVector<Type>(n, wordType));
-      auto inlineAsm = createAsm(rewriter, loc, asmResult, operands, asmText);
+      auto inlineAsm =
+          createPtxAsm(rewriter, loc, asmResult, operands, asmText);
       SmallVector<Value> words =
           n == 1 ? SmallVector<Value>{inlineAsm.getResult(0)}
                  : unpackValues(rewriter, loc, inlineAsm.getResult(0));
@@ -471,7 +433,7 @@ struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp> {
       for (unsigned i = 0; i < vec; ++i)
         elems.push_back(at(values, g + i));
       SmallVector<Value> words = toWords(rewriter, loc, elems, memType, shape);
-      AsmOperands operands;
+      PtxAsmOperands operands;
       for (Value w : words)
         operands.input(w, shape.constraint());
       unsigned addr = operands.input(at(ptrs, g), "l");
@@ -486,8 +448,8 @@ struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp> {
       asmText +=
           llvm::formatv("st.global{0}{1}{2} [ ${3} + 0 ], {4}{5};", *qualifiers,
                         policy ? ".L2::cache_hint" : "", shape.suffix(), addr,
-                        operandList(0, shape.words), suffix);
-      createAsm(rewriter, loc, TypeRange{}, operands, asmText);
+                        ptxOperandList(0, shape.words), suffix);
+      createPtxAsm(rewriter, loc, TypeRange{}, operands, asmText);
     }
     rewriter.eraseOp(op);
     return success();

@@ -91,6 +91,7 @@ class ConvertTritonGPUToLLVM
     : public mlir::tgpu::impl::ConvertTritonGPUToLLVMBase<
           ConvertTritonGPUToLLVM> {
 public:
+  using ConvertTritonGPUToLLVMBase::ConvertTritonGPUToLLVMBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -100,17 +101,27 @@ public:
     mlir::tgpu::LoweringInfo info;
     info.numWarps = triton::gpu::lookupNumWarps(module);
     info.threadsPerWarp = triton::gpu::lookupThreadsPerWarp(module);
-    if (auto target = module->getAttrOfType<StringAttr>("ttg.target")) {
+    if (computeCapability > 0) {
+      info.computeCapability = computeCapability;
+    } else if (auto target = module->getAttrOfType<StringAttr>("ttg.target")) {
       StringRef t = target.getValue();
       int cc = 0;
-      if (!t.consume_front("cuda:") || t.getAsInteger(10, cc) || cc < 80) {
+      if (!t.consume_front("cuda:") || t.getAsInteger(10, cc)) {
         module.emitError() << "convert-triton-gpu-to-llvm: unsupported target '"
-                           << target.getValue()
-                           << "' (expected cuda:80 or newer)";
+                           << target.getValue() << "' (expected cuda:N)";
         return signalPassFailure();
       }
       info.computeCapability = cc;
+    } else {
+      info.computeCapability = 80;
     }
+    if (info.computeCapability < 80) {
+      module.emitError() << "convert-triton-gpu-to-llvm: compute capability "
+                         << info.computeCapability
+                         << " is not supported (sm_80 or newer is)";
+      return signalPassFailure();
+    }
+    info.ptxVersion = ptxVersion;
     if (info.threadsPerWarp != 32) {
       module.emitError("convert-triton-gpu-to-llvm: NVIDIA GPUs have 32 "
                        "threads per warp");
@@ -128,7 +139,8 @@ public:
     });
     if (unsupported.wasInterrupted() ||
         failed(mlir::tgpu::checkMathOpsLowerable(module)) ||
-        failed(mlir::tgpu::checkElementwiseOpsLowerable(module)) ||
+        failed(mlir::tgpu::checkElementwiseOpsLowerable(
+            module, info.computeCapability)) ||
         failed(mlir::tgpu::checkDotOpsLowerable(module)))
       return signalPassFailure();
     rewriteFloatToBoolCasts(module);

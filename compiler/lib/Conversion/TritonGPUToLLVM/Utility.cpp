@@ -617,3 +617,27 @@ mlir::tgpu::getSharedViewMap(Location loc, RankedTensorType tensorType,
   }
   return result;
 }
+
+std::string mlir::tgpu::PtxAsmOperands::constraintString() const {
+  return llvm::join(constraints, ",");
+}
+
+std::string mlir::tgpu::ptxOperandList(unsigned first, unsigned count) {
+  std::string s = "{ ";
+  for (unsigned i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + " }";
+}
+
+LLVM::InlineAsmOp mlir::tgpu::createPtxAsm(RewriterBase &rewriter, Location loc,
+                                           TypeRange results,
+                                           const PtxAsmOperands &operands,
+                                           StringRef text) {
+  MLIRContext *ctx = rewriter.getContext();
+  return LLVM::InlineAsmOp::create(
+      rewriter, loc, results, operands.inputs(), text,
+      operands.constraintString(), /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      ArrayAttr::get(ctx, {}));
+}

@@ -1,4 +1,4 @@
-// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory -verify-diagnostics | FileCheck %s
+// RUN: tgpu-opt %s -split-input-file --allocate-shared-memory=check-limit -verify-diagnostics | FileCheck %s
 
 // Expected offsets by hand: a convert_layout between layouts that put
 // elements in different threads needs numel x bytes of scratch (128 x f32 =

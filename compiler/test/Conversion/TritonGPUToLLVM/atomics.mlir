@@ -7,14 +7,12 @@
 // CHECK-LABEL: llvm.func @scalar_add
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[T0:.*]] = llvm.icmp "eq" %[[TID]]
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects {{.*}}"mov.b32 $0, 0;\0A\09@$2 atom.acq_rel.gpu.global.add.u32 $0, [ $1 + 0 ], $3;", "=r,l,b,r" %{{.*}}, %[[T0]], %{{.*}}
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.add.u32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[T0]]
 // CHECK-NOT: nvvm.barrier0
-// CHECK: %[[NUMEL:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK-NEXT: %[[SPARE:.*]] = llvm.getelementptr %{{.*}}[%[[NUMEL]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
-// CHECK: %[[SLOT:.*]] = llvm.select %[[T0]], %{{.*}}, %{{.*}} : i1, !llvm.ptr<3>
-// CHECK: llvm.store %[[OLD]], %[[SLOT]]
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %[[SLOT]], %[[OLD]], %[[T0]]
 // CHECK: nvvm.barrier0
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: llvm.load %[[SLOT]] : !llvm.ptr<3> -> i32
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scalar_add(%p: !tt.ptr<i32>, %q: !tt.ptr<i32>, %v: i32) {
     %old = tt.atomic_rmw add, acq_rel, gpu, %p, %v : (!tt.ptr<i32>, i32) -> i32
@@ -31,7 +29,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @tensor_fadd
 // CHECK: %[[OWN:.*]] = llvm.icmp "eq" 
 // CHECK: %[[P:.*]] = llvm.and %[[OWN]], %{{.*}} : i1
-// CHECK: "mov.b32 $0, 0;\0A\09@$2 atom.relaxed.gpu.global.add.f32 $0, [ $1 + 0 ], $3;", "=r,l,b,r" %{{.*}}, %[[P]]
+// CHECK: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.relaxed.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[P]]
 // CHECK-NOT: atom
 // CHECK-NOT: nvvm.barrier0
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -63,9 +61,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // 0b10 element 4. Only registers 0 and 1 (free bit 1 clear) do an atomic,
 // and each copy takes the old value of the register with its element; the
 // old rule, register r & ~free, gave register 0b10 element 0's old value.
+// No thread holds another's element: no shared memory.
+// CHECK: module attributes {{.*}}ttg.shared = 0 : i32
 // CHECK-LABEL: llvm.func @repeated_register_bases
-// CHECK: %[[A0:.*]] = llvm.inline_asm has_side_effects "atom.relaxed.gpu.global.add.u32
-// CHECK-NEXT: %[[A1:.*]] = llvm.inline_asm has_side_effects "atom.relaxed.gpu.global.add.u32
+// CHECK: %[[A0:.*]] = llvm.inline_asm has_side_effects {{.*}}"mov.u32 $0, 0x0;\0A\09atom.global.gpu.relaxed.add.u32 $0, [ $1 + 0 ], $2;", "=r,l,r"
+// CHECK-NEXT: %[[A1:.*]] = llvm.inline_asm has_side_effects {{.*}}atom.global.gpu.relaxed.add.u32
 // CHECK-NOT: atom.
 // CHECK: llvm.insertvalue %[[A0]], %{{.*}}[0]
 // CHECK-NEXT: llvm.insertvalue %[[A1]], %{{.*}}[1]

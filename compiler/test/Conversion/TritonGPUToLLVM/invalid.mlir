@@ -125,9 +125,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// expected-error @below {{unsupported target 'cuda:70' (expected cuda:80 or newer)}}
+// expected-error @below {{compute capability 70 is not supported (sm_80 or newer is)}}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:70", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @old() {
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @below {{unsupported target 'hip:gfx942' (expected cuda:N)}}
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @amd() {
     tt.return
   }
 }

@@ -12,8 +12,37 @@ def AllocateSharedMemory : Pass<"allocate-shared-memory", "mlir::ModuleOp"> {
     offset, written as its `allocation.offset` attribute. Buffers live at
     the same time get disjoint bytes; the others share. The kernel's total
     goes in the module's `ttg.shared` attribute. Fails when it exceeds what
-    the target (`ttg.target`) gives a block.
+    the target gives a block and `check-limit` is set (the compile
+    pipeline sets it; as in triton-opt, the pass alone only measures).
   }];
+  let options =
+      [Option<"checkLimit", "check-limit", "bool", /*default=*/"false",
+              "fail when the kernel needs more shared memory than the target "
+              "gives a block">,
+  ];
+}
+
+def AllocateSharedMemoryNv
+    : Pass<"allocate-shared-memory-nv", "mlir::ModuleOp"> {
+  let summary = "allocate-shared-memory with an explicit NVIDIA target";
+  let description = [{
+    The same placement as `allocate-shared-memory`, under the name and
+    options Triton's NVIDIA backend registers (`compute-capability`,
+    `ptx-version`), so that RUN lines written for triton-opt run unchanged.
+    The compute capability only matters for `check-limit`.
+  }];
+  let options =
+      [Option<"computeCapability", "compute-capability", "int32_t",
+              /*default=*/"0",
+              "compute capability, e.g. 90 (0: the module's ttg.target, "
+              "80 without one)">,
+       Option<"ptxVersion", "ptx-version", "int32_t", /*default=*/"0",
+              "PTX ISA version times ten, e.g. 81 (0: the newest the target "
+              "needs)">,
+       Option<"checkLimit", "check-limit", "bool", /*default=*/"false",
+              "fail when the kernel needs more shared memory than the target "
+              "gives a block">,
+  ];
 }
 
 def TritonGPUMembar : Pass<"tritongpu-membar", "mlir::ModuleOp"> {
@@ -35,10 +64,20 @@ def ConvertTritonGPUToLLVM : Pass<"convert-triton-gpu-to-llvm", "mlir::ModuleOp"
     holds (its layout's registers); indices, vector widths and predicates
     come from the layouts' LinearLayouts. tt.func becomes an llvm.func with
     the nvvm.kernel attribute (public functions) and scalar/pointer
-    parameters. The target (sm_80, sm_90) is read from the module's
-    ttg.target attribute. Runs after allocate-shared-memory (it reads the
-    buffer offsets), tritongpu-membar and convert-scf-to-cf.
+    parameters. The target is the `compute-capability` option, else the
+    module's ttg.target attribute (cuda:N), else sm_80, as in Triton. Runs
+    after allocate-shared-memory (it reads the buffer offsets),
+    tritongpu-membar and convert-scf-to-cf.
   }];
+  let options =
+      [Option<"computeCapability", "compute-capability", "int32_t",
+              /*default=*/"0",
+              "compute capability, e.g. 90 (0: the module's ttg.target, "
+              "80 without one)">,
+       Option<"ptxVersion", "ptx-version", "int32_t", /*default=*/"0",
+              "PTX ISA version times ten, e.g. 81; instructions newer than it "
+              "are not emitted (0: no limit below the target's)">,
+  ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"];
 }
 

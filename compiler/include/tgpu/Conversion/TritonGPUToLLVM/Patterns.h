@@ -35,7 +35,8 @@ void populateMathOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
 LogicalResult checkMathOpsLowerable(ModuleOp module);
 // The same for the tt element-wise ops (tt.fp_to_fp's type pairs and
 // rounding, tt.mulhiui's widths) and for tt.dot's operand types.
-LogicalResult checkElementwiseOpsLowerable(ModuleOp module);
+LogicalResult checkElementwiseOpsLowerable(ModuleOp module,
+                                           int computeCapability);
 LogicalResult checkDotOpsLowerable(ModuleOp module);
 // Fails, with a located "not supported yet" diagnostic, on the first op (or
 // function signature) that uses what tgpu reads and verifies but does not

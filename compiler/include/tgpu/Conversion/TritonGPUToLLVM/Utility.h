@@ -23,6 +23,8 @@ struct LoweringInfo {
   int numWarps = 4;
   int threadsPerWarp = 32;
   int computeCapability = 90;
+  // PTX ISA version times ten; 0 when not limited below the target's.
+  int ptxVersion = 0;
   const ModuleAxisInfoAnalysis *axisInfo = nullptr;
   // The module has ops that read shared memory through the async proxy
   // (wgmma): what cp.async writes must be fenced for them.
@@ -169,6 +171,37 @@ Value emitFp8ToF32(RewriterBase &rewriter, Location loc, Value bits,
 // The row-major linear index of `coords` in `shape`.
 Value linearize(RewriterBase &rewriter, Location loc, ArrayRef<Value> coords,
                 ArrayRef<int64_t> shape);
+
+// PTX inline asm written as Triton writes it, so that the lowered text
+// reads the same: operands numbered in the order they are added (outputs
+// first), "{ $a, $b }" lists, AT&T dialect, side effects, no operand
+// attributes.
+class PtxAsmOperands {
+public:
+  // "=<constraint>"; returns the operand's number.
+  unsigned output(StringRef constraint) {
+    constraints.push_back(("=" + constraint).str());
+    return constraints.size() - 1;
+  }
+  unsigned input(Value value, StringRef constraint) {
+    values.push_back(value);
+    constraints.push_back(constraint.str());
+    return constraints.size() - 1;
+  }
+  std::string constraintString() const;
+  ArrayRef<Value> inputs() const { return values; }
+
+private:
+  SmallVector<std::string> constraints;
+  SmallVector<Value> values;
+};
+
+// "{ $first, ..., $(first + count - 1) }"
+std::string ptxOperandList(unsigned first, unsigned count);
+
+LLVM::InlineAsmOp createPtxAsm(RewriterBase &rewriter, Location loc,
+                               TypeRange results,
+                               const PtxAsmOperands &operands, StringRef text);
 
 } // namespace mlir::tgpu
 
