@@ -70,11 +70,30 @@ Type memoryType(const TypeConverter *converter, Type elem) {
   return getSharedMemoryType(converter->convertType(elem));
 }
 
-// Writes `values` (the registers of `tensorType`) into the buffer at `base`.
+// Writes `values` (the registers of `tensorType`) into the buffer at `base`:
+// with stmatrix (sm_90) where the registers sit in the buffer as ldmatrix
+// would deliver them, else with st.shared of up to 16 bytes.
 LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
                             const TypeConverter *converter,
                             RankedTensorType tensorType, ArrayRef<Value> values,
-                            Value memdesc, Value base, int threadsPerWarp) {
+                            Value memdesc, Value base,
+                            const LoweringInfo &info) {
+  int threadsPerWarp = info.threadsPerWarp;
+  Type elem = converter->convertType(tensorType.getElementType());
+  if (info.computeCapability >= 90 && threadsPerWarp == 32 && elem &&
+      elem.isIntOrFloat()) {
+    auto view = getSharedViewMap(loc, tensorType, memdesc);
+    if (failed(view))
+      return failure();
+    // stmatrix rows start at multiples of 8 elements, the view's origin too.
+    if ((view->xorOffset & 7) == 0)
+      if (auto plan = ::tgpu::layout::planLdMatrix(
+              view->toOffset, elem.getIntOrFloatBitWidth())) {
+        storeWithStMatrix(rewriter, loc, *plan, elem, base, values,
+                          view->xorOffset);
+        return success();
+      }
+  }
   auto access = planSharedAccess(rewriter, loc, converter, tensorType, memdesc,
                                  base, threadsPerWarp);
   if (failed(access))
@@ -113,7 +132,7 @@ struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
       if (failed(storeToShared(
               rewriter, op.getLoc(), getTypeConverter(), tensorType,
               unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
-              op.getResult(), base, info.threadsPerWarp)))
+              op.getResult(), base, info)))
         return failure();
     }
     rewriter.replaceOp(op, base);
@@ -133,7 +152,7 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
             storeToShared(rewriter, op.getLoc(), getTypeConverter(),
                           cast<RankedTensorType>(op.getSrc().getType()),
                           unpackValues(rewriter, op.getLoc(), adaptor.getSrc()),
-                          op.getDst(), adaptor.getDst(), info.threadsPerWarp)))
+                          op.getDst(), adaptor.getDst(), info)))
       return failure();
     rewriter.eraseOp(op);
     return success();

@@ -295,6 +295,34 @@ mlir::tgpu::loadWithLdMatrix(RewriterBase &rewriter, Location loc,
   return values;
 }
 
+void mlir::tgpu::storeWithStMatrix(RewriterBase &rewriter, Location loc,
+                                   const ::tgpu::layout::LdMatrixPlan &plan,
+                                   Type elem, Value base,
+                                   ArrayRef<Value> values, int32_t xorOffset) {
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<Value> rows = emitSharedPointers(
+      rewriter, loc, plan.addresses, base, elem, /*threadsPerWarp=*/32,
+      [](int32_t) { return true; }, xorOffset);
+  Type i32 = rewriter.getI32Type();
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto pairType = VectorType::get(2, elem);
+  size_t next = 0;
+  for (Value row : rows) {
+    SmallVector<Value> words;
+    for (int i = 0; i < plan.num; ++i) {
+      Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
+      for (int j = 0; j < 2; ++j)
+        pair = LLVM::InsertElementOp::create(
+            rewriter, loc, pair, values[next++], i32Constant(rewriter, loc, j));
+      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
+    }
+    NVVM::StMatrixOp::create(rewriter, loc, row, words,
+                             plan.trans ? NVVM::MMALayout::col
+                                        : NVVM::MMALayout::row,
+                             shape, NVVM::LdStMatrixEltType::B16);
+  }
+}
+
 Value mlir::tgpu::emitUniqueOwnerPredicate(RewriterBase &rewriter,
                                            Location loc,
                                            const LinearLayout &layout,

@@ -92,6 +92,14 @@ SmallVector<Value> loadWithLdMatrix(RewriterBase &rewriter, Location loc,
                                     Type elem, Value base,
                                     int32_t xorOffset = 0);
 
+// The store counterpart (sm_90 stmatrix, which places data as ldmatrix
+// delivers it): writes `values`, the registers in that order, with one
+// nvvm.stmatrix per group of 2 x num registers.
+void storeWithStMatrix(RewriterBase &rewriter, Location loc,
+                       const ::tgpu::layout::LdMatrixPlan &plan, Type elem,
+                       Value base, ArrayRef<Value> values,
+                       int32_t xorOffset = 0);
+
 // Where a distributed tensor's registers sit in a shared-memory view:
 // register/lane/warp/block -> offset (elements from the view's lowered
 // pointer, which is its buffer's or slot's), XORed with `xorOffset`. A whole
