@@ -30,67 +30,6 @@ namespace {
 // Anchors
 //===----------------------------------------------------------------------===//
 
-// An mma result is only worth keeping in mma layout when something further
-// down wants it in mma (or dot operand) layout again; otherwise reductions
-// and stores would run on the mma layout.
-bool reachesMmaConsumer(Operation *op, Attribute mma) {
-  auto mmaAttr = dyn_cast<ttg::NvidiaMmaEncodingAttr>(mma);
-  if (!mmaAttr)
-    return false;
-  SmallVector<Value> worklist = {op->getResult(0)};
-  SetVector<Operation *> reached;
-  DenseSet<Value> queued;
-  while (!worklist.empty()) {
-    Value current = worklist.pop_back_val();
-    getForwardSlice(current, &reached);
-    for (Operation *user : reached) {
-      // Reductions over tensors smaller than an mma tile misbehave in that
-      // layout: give up on keeping it.
-      if (isa<tt::ReduceOp>(user)) {
-        auto srcType =
-            dyn_cast<RankedTensorType>(user->getOperand(0).getType());
-        if (srcType && isMmaEncoding(srcType.getEncoding()) &&
-            srcType.getRank() >= 2 && mmaAttr.getInstrShape().size() >= 2) {
-          ArrayRef<int64_t> shape = srcType.getShape();
-          unsigned rank = srcType.getRank();
-          if (shape[rank - 2] < mmaAttr.getInstrShape()[0] ||
-              shape[rank - 1] < mmaAttr.getInstrShape()[1])
-            return false;
-        }
-      }
-      if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
-        Attribute dst = encodingOf(cvt.getResult());
-        if (auto dstMma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dst))
-          return dstMma.getVersionMajor() > 1 || dstMma == mma;
-        if (isa<ttg::DotOperandEncodingAttr>(dst))
-          return mmaAttr.getVersionMajor() > 1;
-      }
-      if (mmaAttr.getVersionMajor() == 3 &&
-          isa<ttg::LocalAllocOp, ttg::LocalStoreOp>(user))
-        return true;
-      auto yield = dyn_cast<scf::YieldOp>(user);
-      if (!yield)
-        continue;
-      Operation *parent = yield->getParentOp();
-      if (!isa<scf::IfOp, scf::ForOp>(parent))
-        continue;
-      // Follow the value out of ifs and around loops.
-      for (OpOperand &operand : yield->getOpOperands()) {
-        Operation *def = operand.get().getDefiningOp();
-        if (!def || !(reached.count(def) || operand.get() == current) ||
-            !queued.insert(operand.get()).second)
-          continue;
-        unsigned idx = operand.getOperandNumber();
-        if (auto ifOp = dyn_cast<scf::IfOp>(parent))
-          worklist.push_back(ifOp.getResult(idx));
-        else
-          worklist.push_back(cast<scf::ForOp>(parent).getRegionIterArg(idx));
-      }
-    }
-  }
-  return false;
-}
-
 // Ops whose result layout we keep and propagate from.
 bool isLayoutAnchor(Operation *op) {
   if (isa<tt::LoadOp, tt::StoreOp>(op))
@@ -167,9 +106,6 @@ void ForwardPropagation::seedAnchors() {
   auto seed = [&](Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.getEncoding())
-      return;
-    if (isMmaEncoding(type.getEncoding()) && v.getDefiningOp() &&
-        !reachesMmaConsumer(v.getDefiningOp(), type.getEncoding()))
       return;
     candidates[v].insert(type.getEncoding());
   };
@@ -280,17 +216,6 @@ void ForwardPropagation::propagate() {
   }
 }
 
-// Higher is better: elements per thread of a blocked layout (vector width).
-int64_t layoutScore(Attribute enc) {
-  auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(enc);
-  if (!blocked)
-    return 0;
-  int64_t score = 1;
-  for (unsigned s : blocked.getSizePerThread())
-    score *= s;
-  return score;
-}
-
 void ForwardPropagation::resolveConflicts() {
   for (auto &[value, encs] : candidates) {
     if (encs.size() <= 1)
@@ -300,23 +225,12 @@ void ForwardPropagation::resolveConflicts() {
         def &&
         isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(def);
     Attribute best = encs.front();
-    int64_t bestScore = layoutScore(best);
-    for (Attribute enc : encs) {
-      int64_t score = layoutScore(enc);
-      if (score > bestScore) {
-        bestScore = score;
+    for (Attribute enc : encs)
+      if (memoryAccess ? isa<ttg::BlockedEncodingAttr>(enc)
+                       : isMmaEncoding(enc)) {
         best = enc;
+        break;
       }
-    }
-    // No vectorised blocked layout: blocked next to memory, mma elsewhere.
-    if (bestScore == 0) {
-      for (Attribute enc : encs)
-        if (memoryAccess ? isa<ttg::BlockedEncodingAttr>(enc)
-                         : isMmaEncoding(enc)) {
-          best = enc;
-          break;
-        }
-    }
     encs.clear();
     encs.insert(best);
   }

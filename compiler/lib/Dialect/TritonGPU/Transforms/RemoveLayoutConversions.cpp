@@ -6,8 +6,8 @@
 //     atomics, function arguments) keep their layouts; each anchor's layout
 //     flows to the users that can take any layout (elementwise ops, reduce,
 //     expand_dims, trans, loops, ...). A value reached by several layouts
-//     keeps the one with most elements per thread (else blocked next to
-//     memory accesses, mma for compute); the function is then rewritten.
+//     keeps a blocked one next to memory accesses, an mma one elsewhere,
+//     else the first that reached it; the function is then rewritten.
 //  2. Backward: each remaining convert is replaced by recomputing its
 //     source's producers in the target layout, when they all can be and the
 //     duplicated work costs less than the conversion.

@@ -278,3 +278,67 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %l : tensor<8xf32, #flat>
   }
 }
+
+// -----
+
+// A dot's mma result is an anchor: it flows through the convert into the
+// accumulating addf and the loop-carried value, so the loop runs in mma
+// layout and converts once, after the loop, for the store.
+// CHECK-LABEL: tt.func public @dot_accumulates_in_mma
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[S:.*]] = %[[ZERO]]) -> (tensor<64x64xf32, #mma>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: arith.addf %[[S]], %{{.*}} : tensor<64x64xf32, #mma>
+// CHECK: scf.yield
+// CHECK: %[[OUT:.*]] = ttg.convert_layout %[[R]] : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// CHECK: tt.store %{{.*}}, %[[OUT]]
+#acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#opa = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opb = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_accumulates_in_mma(%a: tensor<64x32xf16, #opa>, %b: tensor<32x64xf16, #opb>, %p: tensor<64x64x!tt.ptr<f32>, #acc>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #acc>
+    %zero_mma = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zero) -> (tensor<64x64xf32, #acc>) : i32 {
+      %d = tt.dot %a, %b, %zero_mma : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> -> tensor<64x64xf32, #mma>
+      %c = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #acc>
+      %t = arith.addf %s, %c : tensor<64x64xf32, #acc>
+      scf.yield %t : tensor<64x64xf32, #acc>
+    }
+    tt.store %p, %r : tensor<64x64x!tt.ptr<f32>, #acc>
+    tt.return
+  }
+}
+
+// -----
+
+// A value reached by the blocked layout of a load and the mma layout of a
+// dot is computed in mma (blocked is kept only next to memory accesses):
+// the load's result and the store's operand are converted.
+// CHECK-LABEL: tt.func public @load_meets_dot
+// CHECK: %[[X:.*]] = tt.load
+// CHECK: %[[XM:.*]] = ttg.convert_layout %[[X]] : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: %[[D:.*]] = tt.dot
+// CHECK: %[[T:.*]] = arith.mulf %[[XM]], %[[D]] : tensor<64x64xf32, #mma>
+// CHECK: %[[U:.*]] = math.exp %[[T]] : tensor<64x64xf32, #mma>
+// CHECK: %[[OUT:.*]] = ttg.convert_layout %[[U]] : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// CHECK: tt.store %{{.*}}, %[[OUT]]
+#acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#opa = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opb = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @load_meets_dot(%a: tensor<64x32xf16, #opa>, %b: tensor<32x64xf16, #opb>, %p: tensor<64x64x!tt.ptr<f32>, #acc>) {
+    %zero_mma = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %x = tt.load %p : tensor<64x64x!tt.ptr<f32>, #acc>
+    %d = tt.dot %a, %b, %zero_mma : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> -> tensor<64x64xf32, #mma>
+    %c = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #acc>
+    %t = arith.mulf %x, %c : tensor<64x64xf32, #acc>
+    %u = math.exp %t : tensor<64x64xf32, #acc>
+    tt.store %p, %u : tensor<64x64x!tt.ptr<f32>, #acc>
+    tt.return
+  }
+}
