@@ -261,6 +261,8 @@ void ProgramGen::storeOutput(const Val &value) {
 }
 
 void ProgramGen::genAtomic() {
+  if (src.chance(1, 3))
+    return genFloatAtomicAdd();
   Shape shape = pickShape();
   VType t{Elem::I32, shape};
   Val val = materialize(t);
@@ -300,6 +302,70 @@ void ProgramGen::genAtomic() {
     emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " +
                   ptrs.name + ", " + val.name + " : (" + ptrTy + ", " +
                   typeStr(t) + ") -> " + typeStr(t),
+              t);
+  }
+}
+
+// tt.atomic_rmw fadd of small non-negative integers (0..7) into a zeroed
+// buffer aligned to 16 bytes (contiguous offsets become .v2/.v4/.v8 atomics
+// on sm_90): every partial sum is an integer the type holds exactly, so the
+// result does not depend on the order the adds land in. f32 takes colliding
+// offsets like the integer kinds; f16 and bf16 (exact only up to 2048 and
+// 256) take offsets injective within a program, so a slot sees at most one
+// add per program.
+void ProgramGen::genFloatAtomicAdd() {
+  static const Elem types[] = {Elem::F32, Elem::F16, Elem::BF16};
+  Elem e = types[src.below(3)];
+  Shape shape = pickShape();
+  VType it{Elem::I32, shape}, t{e, shape};
+  Val raw = materialize(it);
+  Val small = emitValue("arith.andi " + raw.name + ", " + constInt(7, it).name +
+                            " : " + typeStr(it),
+                        it);
+  Val val = emitValue("arith.sitofp " + small.name + " : " + typeStr(it) +
+                          " to " + typeStr(t),
+                      t);
+  bool injective = e != Elem::F32;
+  int64_t size = int64_t(1) << src.range(2, 7);
+  while (injective && size < numel(shape))
+    size *= 2;
+  unsigned idx = unsigned(args.size());
+  Arg a;
+  a.name = "%acc" + std::to_string(outputs.size());
+  a.pointee = e;
+  a.decl =
+      a.name + ": !tt.ptr<" + elemName(e) + "> {tt.divisibility = 16 : i32}";
+  a.launch =
+      std::string("ptr:") + elemName(e) + "=zeros:" + std::to_string(size);
+  args.push_back(a);
+  OutputSpec spec;
+  spec.argIndex = idx;
+  spec.elementType = elemName(e);
+  outputs.push_back(spec);
+  // Half the time plain row-major offsets, the contiguous runs that vector
+  // atomics need.
+  Val off = src.coin() ? linearIndex(shape, false)
+                       : offsetsInSlab(shape, injective, size);
+  if (!injective) {
+    // offsetsInSlab may have used a linear index larger than the buffer.
+    off = emitValue("arith.andi " + off.name + ", " +
+                        constInt(size - 1, it).name + " : " + typeStr(it),
+                    it);
+  }
+  Val ptrs = pointersInto(idx, off, false);
+  std::string ptrTy = typeStr(ptrs.type);
+  std::string sem = src.coin() ? "relaxed" : "acq_rel";
+  if (src.coin()) {
+    Val mask = maskFor(shape);
+    emitValue("tt.atomic_rmw fadd, " + sem + ", gpu, " + ptrs.name + ", " +
+                  val.name + ", " + mask.name + " : (" + ptrTy + ", " +
+                  typeStr(t) + ", " + typeStr(VType{Elem::I1, shape}) +
+                  ") -> " + typeStr(t),
+              t);
+  } else {
+    emitValue("tt.atomic_rmw fadd, " + sem + ", gpu, " + ptrs.name + ", " +
+                  val.name + " : (" + ptrTy + ", " + typeStr(t) + ") -> " +
+                  typeStr(t),
               t);
   }
 }

@@ -235,6 +235,7 @@ private:
   // ---- memory: buffers, loads, stores, atomics (GenMemory.cpp) ----
   void genLoad();
   void genAtomic();
+  void genFloatAtomicAdd();
   Val linearIndex(const Shape &shape, bool transposed);
   Val offsetsInSlab(const Shape &shape, bool injective, int64_t slab);
   Val pointersInto(unsigned bufferArg, const Val &offsets, bool perProgram);
