@@ -278,7 +278,7 @@ mlir::tgpu::loadWithLdMatrix(RewriterBase &rewriter, Location loc,
                                   : LLVM::LLVMStructType::getLiteral(
                                         ctx, SmallVector<Type>(plan.num, i32));
   auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-  auto pairType = VectorType::get(2, elem);
+  auto wordType = VectorType::get(plan.wordElements, elem);
   SmallVector<Value> values;
   for (Value row : rows) {
     Value loaded = NVVM::LdMatrixOp::create(
@@ -286,10 +286,14 @@ mlir::tgpu::loadWithLdMatrix(RewriterBase &rewriter, Location loc,
         plan.trans ? NVVM::MMALayout::col : NVVM::MMALayout::row, shape,
         NVVM::LdStMatrixEltType::B16);
     for (Value word : unpackValues(rewriter, loc, loaded)) {
-      Value pair = LLVM::BitcastOp::create(rewriter, loc, pairType, word);
-      for (int j = 0; j < 2; ++j)
+      if (plan.wordElements == 1) {
+        values.push_back(LLVM::BitcastOp::create(rewriter, loc, elem, word));
+        continue;
+      }
+      Value elems = LLVM::BitcastOp::create(rewriter, loc, wordType, word);
+      for (int j = 0; j < plan.wordElements; ++j)
         values.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, pair, i32Constant(rewriter, loc, j)));
+            rewriter, loc, elems, i32Constant(rewriter, loc, j)));
     }
   }
   return values;
@@ -305,16 +309,21 @@ void mlir::tgpu::storeWithStMatrix(RewriterBase &rewriter, Location loc,
       [](int32_t) { return true; }, xorOffset);
   Type i32 = rewriter.getI32Type();
   auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-  auto pairType = VectorType::get(2, elem);
+  auto wordType = VectorType::get(plan.wordElements, elem);
   size_t next = 0;
   for (Value row : rows) {
     SmallVector<Value> words;
     for (int i = 0; i < plan.num; ++i) {
-      Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
-      for (int j = 0; j < 2; ++j)
-        pair = LLVM::InsertElementOp::create(
-            rewriter, loc, pair, values[next++], i32Constant(rewriter, loc, j));
-      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
+      if (plan.wordElements == 1) {
+        words.push_back(
+            LLVM::BitcastOp::create(rewriter, loc, i32, values[next++]));
+        continue;
+      }
+      Value word = LLVM::UndefOp::create(rewriter, loc, wordType);
+      for (int j = 0; j < plan.wordElements; ++j)
+        word = LLVM::InsertElementOp::create(
+            rewriter, loc, word, values[next++], i32Constant(rewriter, loc, j));
+      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, word));
     }
     NVVM::StMatrixOp::create(rewriter, loc, row, words,
                              plan.trans ? NVVM::MMALayout::col

@@ -27,10 +27,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// tf32 operands (32-bit elements): no ldmatrix, plain 32-bit loads.
+// tf32 operands (32-bit elements): a 32-bit word of ldmatrix's fragment
+// is one element (lanes 0 and 1 walk K, lanes 2..4 M, as in mma's tf32 A
+// fragment), so ldmatrix.x4 (b16 units, not .trans) loads four A registers
+// and each word is bitcast to f32; no plain loads.
 // CHECK-LABEL: llvm.func @tf32
-// CHECK-NOT: nvvm.ldmatrix
-// CHECK: llvm.load
+// CHECK-NOT: llvm.load
+// CHECK: %[[W:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[W0:.*]] = llvm.extractvalue %[[W]][0]
+// CHECK: llvm.bitcast %[[W0]] : i32 to f32
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #sa = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #smem = #ttg.shared_memory

@@ -60,3 +60,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// 32-bit elements: a word of stmatrix's fragment is one element, so the
+// tf32 A-operand layout (lanes 0 and 1 along K, lanes 2..4 along M) stores
+// four registers per stmatrix.x4, each an f32 bitcast to i32.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#sa = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @tf32_operand
+  // SM90: %[[W:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+  // SM90: nvvm.stmatrix %{{.*}}, %[[W]], %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+  // SM80-NOT: nvvm.stmatrix
+  // CHECK: llvm.return
+  tt.func public @tf32_operand(%a: tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>) {
+    %b = ttg.local_alloc %a : (tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>) -> !ttg.memdesc<64x32xf32, #sa, #smem>
+    tt.return
+  }
+}

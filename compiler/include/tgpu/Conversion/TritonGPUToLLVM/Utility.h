@@ -85,8 +85,8 @@ SmallVector<Value> emitSharedPointers(RewriterBase &rewriter, Location loc,
                                       int32_t xorOffset = 0);
 
 // The registers an ldmatrix plan (LdMatrix.h) reads from `base`: one
-// nvvm.ldmatrix per group of 2 x num registers, each 32-bit result two
-// 16-bit elements of `elem`, in register order.
+// nvvm.ldmatrix per group of wordElements x num registers, each 32-bit
+// result wordElements elements of `elem`, in register order.
 SmallVector<Value> loadWithLdMatrix(RewriterBase &rewriter, Location loc,
                                     const ::tgpu::layout::LdMatrixPlan &plan,
                                     Type elem, Value base,
@@ -94,7 +94,7 @@ SmallVector<Value> loadWithLdMatrix(RewriterBase &rewriter, Location loc,
 
 // The store counterpart (sm_90 stmatrix, which places data as ldmatrix
 // delivers it): writes `values`, the registers in that order, with one
-// nvvm.stmatrix per group of 2 x num registers.
+// nvvm.stmatrix per group of wordElements x num registers.
 void storeWithStMatrix(RewriterBase &rewriter, Location loc,
                        const ::tgpu::layout::LdMatrixPlan &plan, Type elem,
                        Value base, ArrayRef<Value> values,
