@@ -212,6 +212,44 @@ struct AccelerateMatmul
     getOperation().walk([&](tt::DotOp dot) { dots.push_back(dot); });
     for (tt::DotOp dot : llvm::reverse(dots))
       accelerate(dot);
+    getOperation().walk([&](tt::DotOp dot) { promoteMixedOperands(dot); });
+  }
+
+  // Operands the instruction cannot take as they are, widened as Triton
+  // does: a dot left on the FMA path computes in its result's float type
+  // (f16/bf16 operands extended, 8-bit floats converted), and 8-bit float
+  // operands of mma.sync become f16 where the target has no fp8 mma.sync
+  // (all but sm_89). Integer FMA dots keep their operands.
+  void promoteMixedOperands(tt::DotOp dot) {
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    auto dType = cast<RankedTensorType>(dot.getType());
+    Type aElem = aType.getElementType(), dElem = dType.getElementType();
+    bool fp8 = isa<Float8E5M2Type, Float8E4M3FNType>(aElem);
+    Type promoted;
+    if (auto mma =
+            dyn_cast_or_null<ttg::NvidiaMmaEncodingAttr>(dType.getEncoding())) {
+      if (!fp8 || mma.getVersionMajor() == 3 ||
+          ttg::lookupComputeCapability(dot) == 89)
+        return;
+      promoted = Float16Type::get(dot.getContext());
+    } else {
+      if (aElem == dElem || !isa<FloatType>(aElem) || !isa<FloatType>(dElem) ||
+          aElem.getIntOrFloatBitWidth() >= dElem.getIntOrFloatBitWidth())
+        return;
+      promoted = dElem;
+    }
+    OpBuilder b(dot);
+    auto promote = [&](Value v) -> Value {
+      auto type = cast<RankedTensorType>(v.getType());
+      auto wide =
+          RankedTensorType::get(type.getShape(), promoted, type.getEncoding());
+      if (isa<Float8E5M2Type, Float8E4M3FNType, Float8E4M3FNUZType,
+              Float8E5M2FNUZType, Float8E4M3B11FNUZType>(type.getElementType()))
+        return tt::FpToFpOp::create(b, dot.getLoc(), wide, v);
+      return arith::ExtFOp::create(b, dot.getLoc(), wide, v);
+    };
+    dot.getAMutable().assign(promote(dot.getA()));
+    dot.getBMutable().assign(promote(dot.getB()));
   }
 
   void accelerate(tt::DotOp dot) {
@@ -226,7 +264,13 @@ struct AccelerateMatmul
     }
     MLIRContext *ctx = dot.getContext();
     unsigned numWarps = unsigned(ttg::lookupNumWarps(dot));
-    if (ttg::lookupComputeCapability(dot) == 90 && takesWgmma(dot, numWarps))
+    std::optional<int> cc = ttg::lookupComputeCapability(dot);
+    if (cc && *cc < 80) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << dot.getLoc() << ": stays on FMA (before Ampere)\n");
+      return;
+    }
+    if (cc == 90 && takesWgmma(dot, numWarps))
       return accelerateOnWgmma(dot, blocked, numWarps);
     int64_t k = instructionK(dot);
     int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);

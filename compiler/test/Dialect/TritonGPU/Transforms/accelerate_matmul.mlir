@@ -162,3 +162,74 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d, %e, %g : tensor<64x64xi32, #blocked>, tensor<64x64xf16, #blocked>, tensor<64x64xf32, #blocked>
   }
 }
+
+// -----
+
+// Dots left on the FMA path compute in their result's float type, as
+// Triton's accelerate-matmul leaves them: 16-bit operands extended, 8-bit
+// floats converted (tt.fp_to_fp), integers untouched. The 8-row dot has no
+// mma.sync form.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func public @fma_f16
+  // CHECK: %[[A:.*]] = arith.extf %arg0 : tensor<8x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> to tensor<8x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+  // CHECK: %[[B:.*]] = arith.extf %arg1 : tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> to tensor<16x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+  // CHECK: tt.dot %[[A]], %[[B]], %{{.*}} : tensor<8x16xf32, {{.*}}> * tensor<16x32xf32, {{.*}}> -> tensor<8x32xf32, #blocked>
+  tt.func public @fma_f16(%a: tensor<8x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> tensor<8x32xf32, #blocked> {
+    %c = arith.constant dense<0.000000e+00> : tensor<8x32xf32, #blocked>
+    %d = tt.dot %a, %b, %c : tensor<8x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<8x32xf32, #blocked>
+    tt.return %d : tensor<8x32xf32, #blocked>
+  }
+  // CHECK-LABEL: tt.func public @fma_fp8
+  // CHECK: %[[A:.*]] = tt.fp_to_fp %arg0 : tensor<8x16xf8E5M2, {{.*}}> -> tensor<8x16xf32, {{.*}}>
+  // CHECK: %[[B:.*]] = tt.fp_to_fp %arg1 : tensor<16x32xf8E5M2, {{.*}}> -> tensor<16x32xf32, {{.*}}>
+  // CHECK: tt.dot %[[A]], %[[B]]
+  tt.func public @fma_fp8(%a: tensor<8x16xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> tensor<8x32xf32, #blocked> {
+    %c = arith.constant dense<0.000000e+00> : tensor<8x32xf32, #blocked>
+    %d = tt.dot %a, %b, %c : tensor<8x16xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<8x32xf32, #blocked>
+    tt.return %d : tensor<8x32xf32, #blocked>
+  }
+  // CHECK-LABEL: tt.func public @fma_i8
+  // CHECK-NOT: arith.ext
+  // CHECK: tt.dot %arg0, %arg1, %{{.*}} : tensor<8x16xi8, {{.*}}> * tensor<16x32xi8, {{.*}}> -> tensor<8x32xi32, #blocked>
+  tt.func public @fma_i8(%a: tensor<8x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<16x32xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> tensor<8x32xi32, #blocked> {
+    %c = arith.constant dense<0> : tensor<8x32xi32, #blocked>
+    %d = tt.dot %a, %b, %c : tensor<8x16xi8, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x32xi8, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<8x32xi32, #blocked>
+    tt.return %d : tensor<8x32xi32, #blocked>
+  }
+}
+
+// -----
+
+// Before Ampere (cuda:75) every dot stays on the FMA path, its f16 operands
+// extended to f32.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:75", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func public @turing
+  // CHECK-NOT: #ttg.nvidia_mma
+  // CHECK: %[[A:.*]] = arith.extf %arg0
+  // CHECK: %[[B:.*]] = arith.extf %arg1
+  // CHECK: tt.dot %[[A]], %[[B]], %{{.*}} -> tensor<64x64xf32, #blocked>
+  tt.func public @turing(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) -> tensor<64x64xf32, #blocked> {
+    %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>
+    tt.return %d : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// An mma.sync dot of 8-bit floats on a target without fp8 mma.sync (all but
+// sm_89) gets f16 operands, converted in their dot operand layouts.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func public @mma_fp8
+  // CHECK: %[[A:.*]] = tt.fp_to_fp %arg0 : tensor<32x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+  // CHECK: %[[B:.*]] = tt.fp_to_fp %arg1
+  // CHECK: tt.dot %[[A]], %[[B]], %{{.*}} : tensor<32x32xf16, {{.*}}> * tensor<32x32xf16, {{.*}}> -> tensor<32x32xf32, #mma>
+  tt.func public @mma_fp8(%a: tensor<32x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<32x32xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>) -> tensor<32x32xf32, #mma> {
+    %c = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<32x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x32xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<32x32xf32, #mma>
+    tt.return %d : tensor<32x32xf32, #mma>
+  }
+}
