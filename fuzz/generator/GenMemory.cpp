@@ -263,6 +263,8 @@ void ProgramGen::storeOutput(const Val &value) {
 void ProgramGen::genAtomic() {
   if (src.chance(1, 3))
     return genFloatAtomicAdd();
+  if (src.chance(1, 4))
+    return genAtomicCas();
   Shape shape = pickShape();
   VType t{Elem::I32, shape};
   Val val = materialize(t);
@@ -368,6 +370,42 @@ void ProgramGen::genFloatAtomicAdd() {
                   typeStr(t),
               t);
   }
+}
+
+// tt.atomic_cas on i32 over injective offsets in the program's own slab: each
+// element is compared and swapped once, so its old value is the buffer's
+// initial one, in [-8, 7], and joins the pool. The compared values are
+// masked into [0, 7], so some of the swaps happen.
+void ProgramGen::genAtomicCas() {
+  Shape shape = pickShape();
+  VType t{Elem::I32, shape};
+  std::string ty = typeStr(t);
+  Val raw = materialize(t);
+  Val cmp = emitValue(
+      "arith.andi " + raw.name + ", " + constInt(7, t).name + " : " + ty, t);
+  Val val = materialize(t);
+  unsigned idx = unsigned(args.size());
+  Arg a;
+  a.name = "%cas" + std::to_string(outputs.size());
+  a.pointee = Elem::I32;
+  a.decl = a.name + ": !tt.ptr<i32>";
+  a.launch = "ptr:i32=rand:" + std::to_string(programs * slab) + ":" +
+             std::to_string(idx + 1);
+  args.push_back(a);
+  OutputSpec spec;
+  spec.argIndex = idx;
+  spec.elementType = "i32";
+  outputs.push_back(spec);
+  Val off = offsetsInSlab(shape, true, slab);
+  Val ptrs = pointersInto(idx, off, true);
+  std::string sem = src.coin() ? "relaxed" : "acq_rel";
+  Val old =
+      emitValue("tt.atomic_cas " + sem + ", gpu, " + ptrs.name + ", " +
+                    cmp.name + ", " + val.name + " : (" + typeStr(ptrs.type) +
+                    ", " + ty + ", " + ty + ") -> " + ty,
+                t);
+  old.lo = -8, old.hi = 7, old.bound = 1;
+  add(old);
 }
 
 } // namespace tgpu::gen::detail

@@ -236,6 +236,7 @@ private:
   void genLoad();
   void genAtomic();
   void genFloatAtomicAdd();
+  void genAtomicCas();
   Val linearIndex(const Shape &shape, bool transposed);
   Val offsetsInSlab(const Shape &shape, bool injective, int64_t slab);
   Val pointersInto(unsigned bufferArg, const Val &offsets, bool perProgram);
