@@ -274,38 +274,57 @@ void ProgramGen::genAtomic() {
                                 "umin", "and", "or",  "xor"};
   const char *kind = kinds[src.below(8)];
   int64_t size = int64_t(1) << src.range(2, 7);
+  unsigned idx = addOutputBuffer("%acc", Elem::I32, false,
+                                 "ptr:i32=rand:" + std::to_string(size) + ":" +
+                                     std::to_string(args.size() + 1));
+  // offsetsInSlab may have used a linear index larger than the buffer.
+  Val off = maskedBy(offsetsInSlab(shape, false, size), size - 1);
+  Val ptrs = pointersInto(idx, off, false);
+  emitAtomicRmw(kind, "relaxed", ptrs, val, src.coin());
+}
+
+// A buffer the kernel writes, an output of the program: its argument (with
+// tt.divisibility = 16 when `aligned`) and its launch initializer. Returns
+// the argument's index.
+unsigned ProgramGen::addOutputBuffer(const std::string &prefix, Elem e,
+                                     bool aligned, const std::string &launch) {
   unsigned idx = unsigned(args.size());
   Arg a;
-  a.name = "%acc" + std::to_string(outputs.size());
-  a.pointee = Elem::I32;
-  a.decl = a.name + ": !tt.ptr<i32>";
-  a.launch =
-      "ptr:i32=rand:" + std::to_string(size) + ":" + std::to_string(idx + 1);
+  a.name = prefix + std::to_string(outputs.size());
+  a.pointee = e;
+  a.decl = a.name + ": !tt.ptr<" + elemName(e) + ">" +
+           (aligned ? " {tt.divisibility = 16 : i32}" : "");
+  a.launch = launch;
   args.push_back(a);
   OutputSpec spec;
   spec.argIndex = idx;
-  spec.elementType = "i32";
+  spec.elementType = elemName(e);
   outputs.push_back(spec);
-  Val off = offsetsInSlab(shape, false, size);
-  // offsetsInSlab may have used a linear index larger than the buffer.
-  Val m = constInt(size - 1, t);
-  off = emitValue("arith.andi " + off.name + ", " + m.name + " : " + typeStr(t),
-                  t);
-  Val ptrs = pointersInto(idx, off, false);
-  std::string ptrTy = typeStr(ptrs.type);
-  if (src.coin()) {
+  return idx;
+}
+
+// `v & m`, elementwise.
+Val ProgramGen::maskedBy(const Val &v, int64_t m) {
+  Val c = constInt(m, v.type);
+  return emitValue(
+      "arith.andi " + v.name + ", " + c.name + " : " + typeStr(v.type), v.type);
+}
+
+// `tt.atomic_rmw kind, sem, gpu` of `val` at `ptrs`, under a random mask
+// when `masked`; the old values are not used (order-dependent).
+void ProgramGen::emitAtomicRmw(const std::string &kind, const std::string &sem,
+                               const Val &ptrs, const Val &val, bool masked) {
+  const Shape &shape = val.type.shape;
+  std::string operands = ptrs.name + ", " + val.name;
+  std::string types = typeStr(ptrs.type) + ", " + typeStr(val.type);
+  if (masked) {
     Val mask = maskFor(shape);
-    emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " +
-                  ptrs.name + ", " + val.name + ", " + mask.name + " : (" +
-                  ptrTy + ", " + typeStr(t) + ", " +
-                  typeStr(VType{Elem::I1, shape}) + ") -> " + typeStr(t),
-              t);
-  } else {
-    emitValue(std::string("tt.atomic_rmw ") + kind + ", relaxed, gpu, " +
-                  ptrs.name + ", " + val.name + " : (" + ptrTy + ", " +
-                  typeStr(t) + ") -> " + typeStr(t),
-              t);
+    operands += ", " + mask.name;
+    types += ", " + typeStr(VType{Elem::I1, shape});
   }
+  emitValue("tt.atomic_rmw " + kind + ", " + sem + ", gpu, " + operands +
+                " : (" + types + ") -> " + typeStr(val.type),
+            val.type);
 }
 
 // tt.atomic_rmw fadd of small non-negative integers (0..7) into a zeroed
@@ -320,10 +339,7 @@ void ProgramGen::genFloatAtomicAdd() {
   Elem e = types[src.below(3)];
   Shape shape = pickShape();
   VType it{Elem::I32, shape}, t{e, shape};
-  Val raw = materialize(it);
-  Val small = emitValue("arith.andi " + raw.name + ", " + constInt(7, it).name +
-                            " : " + typeStr(it),
-                        it);
+  Val small = maskedBy(materialize(it), 7);
   Val val = emitValue("arith.sitofp " + small.name + " : " + typeStr(it) +
                           " to " + typeStr(t),
                       t);
@@ -331,45 +347,19 @@ void ProgramGen::genFloatAtomicAdd() {
   int64_t size = int64_t(1) << src.range(2, 7);
   while (injective && size < numel(shape))
     size *= 2;
-  unsigned idx = unsigned(args.size());
-  Arg a;
-  a.name = "%acc" + std::to_string(outputs.size());
-  a.pointee = e;
-  a.decl =
-      a.name + ": !tt.ptr<" + elemName(e) + "> {tt.divisibility = 16 : i32}";
-  a.launch =
-      std::string("ptr:") + elemName(e) + "=zeros:" + std::to_string(size);
-  args.push_back(a);
-  OutputSpec spec;
-  spec.argIndex = idx;
-  spec.elementType = elemName(e);
-  outputs.push_back(spec);
+  unsigned idx = addOutputBuffer("%acc", e, true,
+                                 std::string("ptr:") + elemName(e) +
+                                     "=zeros:" + std::to_string(size));
   // Half the time plain row-major offsets, the contiguous runs that vector
   // atomics need.
   Val off = src.coin() ? linearIndex(shape, false)
                        : offsetsInSlab(shape, injective, size);
-  if (!injective) {
-    // offsetsInSlab may have used a linear index larger than the buffer.
-    off = emitValue("arith.andi " + off.name + ", " +
-                        constInt(size - 1, it).name + " : " + typeStr(it),
-                    it);
-  }
+  if (!injective) // offsetsInSlab may have used a linear index past the buffer
+    off = maskedBy(off, size - 1);
   Val ptrs = pointersInto(idx, off, false);
-  std::string ptrTy = typeStr(ptrs.type);
   std::string sem = src.coin() ? "relaxed" : "acq_rel";
-  if (src.coin()) {
-    Val mask = maskFor(shape);
-    emitValue("tt.atomic_rmw fadd, " + sem + ", gpu, " + ptrs.name + ", " +
-                  val.name + ", " + mask.name + " : (" + ptrTy + ", " +
-                  typeStr(t) + ", " + typeStr(VType{Elem::I1, shape}) +
-                  ") -> " + typeStr(t),
-              t);
-  } else {
-    emitValue("tt.atomic_rmw fadd, " + sem + ", gpu, " + ptrs.name + ", " +
-                  val.name + " : (" + ptrTy + ", " + typeStr(t) + ") -> " +
-                  typeStr(t),
-              t);
-  }
+  bool masked = src.coin();
+  emitAtomicRmw("fadd", sem, ptrs, val, masked);
 }
 
 // tt.atomic_cas on i32 over injective offsets in the program's own slab: each
@@ -380,22 +370,12 @@ void ProgramGen::genAtomicCas() {
   Shape shape = pickShape();
   VType t{Elem::I32, shape};
   std::string ty = typeStr(t);
-  Val raw = materialize(t);
-  Val cmp = emitValue(
-      "arith.andi " + raw.name + ", " + constInt(7, t).name + " : " + ty, t);
+  Val cmp = maskedBy(materialize(t), 7);
   Val val = materialize(t);
-  unsigned idx = unsigned(args.size());
-  Arg a;
-  a.name = "%cas" + std::to_string(outputs.size());
-  a.pointee = Elem::I32;
-  a.decl = a.name + ": !tt.ptr<i32>";
-  a.launch = "ptr:i32=rand:" + std::to_string(programs * slab) + ":" +
-             std::to_string(idx + 1);
-  args.push_back(a);
-  OutputSpec spec;
-  spec.argIndex = idx;
-  spec.elementType = "i32";
-  outputs.push_back(spec);
+  unsigned idx =
+      addOutputBuffer("%cas", Elem::I32, false,
+                      "ptr:i32=rand:" + std::to_string(programs * slab) + ":" +
+                          std::to_string(args.size() + 1));
   Val off = offsetsInSlab(shape, true, slab);
   Val ptrs = pointersInto(idx, off, true);
   std::string sem = src.coin() ? "relaxed" : "acq_rel";

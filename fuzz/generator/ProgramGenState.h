@@ -237,6 +237,11 @@ private:
   void genAtomic();
   void genFloatAtomicAdd();
   void genAtomicCas();
+  unsigned addOutputBuffer(const std::string &prefix, Elem e, bool aligned,
+                           const std::string &launch);
+  Val maskedBy(const Val &v, int64_t m);
+  void emitAtomicRmw(const std::string &kind, const std::string &sem,
+                     const Val &ptrs, const Val &val, bool masked);
   Val linearIndex(const Shape &shape, bool transposed);
   Val offsetsInSlab(const Shape &shape, bool injective, int64_t slab);
   Val pointersInto(unsigned bufferArg, const Val &offsets, bool perProgram);

@@ -24,12 +24,18 @@ namespace tt = mlir::triton;
 
 namespace {
 
+// The bits of an atomic's element (pointers are 64-bit words), 0 for a type
+// no atomic takes.
+unsigned elementBits(Type elem) {
+  if (isa<LLVM::LLVMPointerType>(elem))
+    return 64;
+  return elem && elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+}
+
 // ".<op>[.vN].<type>" for atom, or nothing when PTX has no such atomic.
 std::optional<std::string> rmwSuffix(tt::RMWOp op, Type elem, unsigned vec,
                                      unsigned packed) {
-  unsigned bits = isa<LLVM::LLVMPointerType>(elem)
-                      ? 64
-                      : elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  unsigned bits = elementBits(elem);
   std::string v = vec > 1 ? ".v" + std::to_string(vec) : "";
   std::string b = ".b" + std::to_string(bits);
   std::string s = ".s" + std::to_string(bits), u = ".u" + std::to_string(bits);
@@ -137,15 +143,6 @@ StringRef registerConstraint(unsigned bits) {
   return bits == 64 ? "l" : bits == 32 ? "r" : "h";
 }
 
-Value pack(ConversionPatternRewriter &rewriter, Location loc, Type vecType,
-           ArrayRef<Value> elems) {
-  Value v = LLVM::UndefOp::create(rewriter, loc, vecType);
-  for (auto [i, e] : llvm::enumerate(elems))
-    v = LLVM::InsertElementOp::create(rewriter, loc, v, e,
-                                      i32Constant(rewriter, loc, i));
-  return v;
-}
-
 // One PTX atomic, as Triton writes it: every output zeroed first (what a
 // thread whose predicate is false gets), then `@$pred <instr> dst, [ $addr +
 // 0 ], args...`. Every arg is a list of `width` values (a .vN list when
@@ -155,9 +152,7 @@ SmallVector<Value> emitAtomicAsm(ConversionPatternRewriter &rewriter,
                                  unsigned vec, unsigned packed, Value ptr,
                                  ArrayRef<SmallVector<Value>> args,
                                  Value pred) {
-  unsigned bits = isa<LLVM::LLVMPointerType>(elemType)
-                      ? 64
-                      : elemType.getIntOrFloatBitWidth();
+  unsigned bits = elementBits(elemType);
   StringRef c = registerConstraint(bits * packed);
   std::string movBits = std::to_string(std::max(bits * packed, 16u));
   PtxAsmOperands operands;
@@ -171,8 +166,7 @@ SmallVector<Value> emitAtomicAsm(ConversionPatternRewriter &rewriter,
   std::string argText;
   for (ArrayRef<Value> arg : args) {
     if (packed > 1) {
-      Value word =
-          pack(rewriter, loc, VectorType::get({packed}, elemType), arg);
+      Value word = packVector(rewriter, loc, arg);
       argText += ", $" + std::to_string(operands.input(word, c));
       continue;
     }
@@ -255,8 +249,7 @@ Value emitBf16AtomicAddLoop(ConversionPatternRewriter &rewriter, Location loc,
 void storeSharedIf(ConversionPatternRewriter &rewriter, Location loc,
                    Value slot, Value value, Value pred) {
   Type type = value.getType();
-  unsigned bits =
-      isa<LLVM::LLVMPointerType>(type) ? 64 : type.getIntOrFloatBitWidth();
+  unsigned bits = elementBits(type);
   if (!type.isInteger())
     value = isa<LLVM::LLVMPointerType>(type)
                 ? Value(LLVM::PtrToIntOp::create(
@@ -395,11 +388,7 @@ struct AtomicCASLowering : public ConvertOpToLLVMPattern<tt::AtomicCASOp> {
     Location loc = op.getLoc();
     Type elemType =
         getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
-    unsigned bits =
-        !elemType ? 0
-        : isa<LLVM::LLVMPointerType>(elemType)
-            ? 64
-            : elemType.isIntOrFloat() ? elemType.getIntOrFloatBitWidth() : 0;
+    unsigned bits = elementBits(elemType);
     if (bits != 32 && bits != 64)
       return op.emitError("PTX has no atomic compare-and-swap on ")
              << getElementTypeOrSelf(op.getType());

@@ -35,19 +35,16 @@ struct SharedAccess {
   int64_t vec = 1;
 };
 
-FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
-                                         const TypeConverter *converter,
-                                         RankedTensorType tensorType,
-                                         Value memdesc, Value base,
-                                         int threadsPerWarp) {
-  auto view = getSharedViewMap(loc, tensorType, memdesc);
-  if (failed(view))
-    return failure();
-  const LinearLayout *toOffset = &view->toOffset;
+SharedAccess planSharedAccess(RewriterBase &rewriter, Location loc,
+                              const TypeConverter *converter,
+                              RankedTensorType tensorType,
+                              const SharedViewMap &view, Value base,
+                              int threadsPerWarp) {
+  const LinearLayout *toOffset = &view.toOffset;
   SharedAccess access;
   access.owner = toOffset->getLowestSameImage("register");
   // Up to 16 bytes per access (ld/st.shared.v4.b32).
-  access.vec = view->vectorWidth(16 / memoryElementBytes(tensorType));
+  access.vec = view.vectorWidth(16 / memoryElementBytes(tensorType));
   Type mem =
       getSharedMemoryType(converter->convertType(tensorType.getElementType()));
   const std::vector<int32_t> &owner = access.owner;
@@ -62,8 +59,21 @@ FailureOr<SharedAccess> planSharedAccess(RewriterBase &rewriter, Location loc,
             return true;
         return false;
       },
-      view->xorOffset);
+      view.xorOffset);
   return access;
+}
+
+// An ldmatrix/stmatrix plan for `view` of `elem`s, when its map has the
+// instructions' fragment shape (LdMatrix.h) and the view's origin keeps
+// every row on a 16-byte boundary.
+std::optional<::tgpu::layout::LdMatrixPlan>
+planMatrixAccess(const SharedViewMap &view, Type elem, int threadsPerWarp) {
+  if (threadsPerWarp != 32 || !elem || !elem.isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if (bits == 0 || 128 % bits || view.xorOffset % (128 / bits))
+    return std::nullopt;
+  return ::tgpu::layout::planLdMatrix(view.toOffset, bits);
 }
 
 Type memoryType(const TypeConverter *converter, Type elem) {
@@ -78,42 +88,28 @@ LogicalResult storeToShared(RewriterBase &rewriter, Location loc,
                             RankedTensorType tensorType, ArrayRef<Value> values,
                             Value memdesc, Value base,
                             const LoweringInfo &info) {
-  int threadsPerWarp = info.threadsPerWarp;
-  Type elem = converter->convertType(tensorType.getElementType());
-  if (info.computeCapability >= 90 && threadsPerWarp == 32 && elem &&
-      elem.isIntOrFloat()) {
-    auto view = getSharedViewMap(loc, tensorType, memdesc);
-    if (failed(view))
-      return failure();
-    // stmatrix rows start at multiples of 8 elements, the view's origin too.
-    if ((view->xorOffset & 7) == 0)
-      if (auto plan = ::tgpu::layout::planLdMatrix(
-              view->toOffset, elem.getIntOrFloatBitWidth())) {
-        storeWithStMatrix(rewriter, loc, *plan, elem, base, values,
-                          view->xorOffset);
-        return success();
-      }
-  }
-  auto access = planSharedAccess(rewriter, loc, converter, tensorType, memdesc,
-                                 base, threadsPerWarp);
-  if (failed(access))
+  auto view = getSharedViewMap(loc, tensorType, memdesc);
+  if (failed(view))
     return failure();
-  Type mem = memoryType(converter, tensorType.getElementType());
-  int64_t vec = access->vec;
-  Type vecType = vec == 1 ? mem : VectorType::get(vec, mem);
+  Type elem = converter->convertType(tensorType.getElementType());
+  if (info.computeCapability >= 90)
+    if (auto plan = planMatrixAccess(*view, elem, info.threadsPerWarp)) {
+      storeWithStMatrix(rewriter, loc, *plan, elem, base, values,
+                        view->xorOffset);
+      return success();
+    }
+  SharedAccess access = planSharedAccess(rewriter, loc, converter, tensorType,
+                                         *view, base, info.threadsPerWarp);
+  int64_t vec = access.vec;
   unsigned align = vec * memoryElementBytes(tensorType);
   for (size_t r = 0; r < values.size(); r += vec) {
-    Value p = access->pointers[r];
+    Value p = access.pointers[r];
     if (!p)
       continue;
-    Value v =
-        vec == 1 ? Value() : LLVM::UndefOp::create(rewriter, loc, vecType);
-    for (int64_t i = 0; i < vec; ++i) {
-      Value x = toSharedMemoryValue(rewriter, loc, values[r + i]);
-      v = vec == 1 ? x
-                   : Value(LLVM::InsertElementOp::create(
-                         rewriter, loc, v, x, i32Constant(rewriter, loc, i)));
-    }
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < vec; ++i)
+      elems.push_back(toSharedMemoryValue(rewriter, loc, values[r + i]));
+    Value v = vec == 1 ? elems.front() : packVector(rewriter, loc, elems);
     LLVM::StoreOp::create(rewriter, loc, v, p, align);
   }
   return success();
@@ -176,34 +172,27 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     auto view = getSharedViewMap(loc, tensorType, op.getSrc());
     if (failed(view))
       return failure();
-    // ldmatrix rows start at multiples of 8 elements, the view's origin too.
-    if (info.threadsPerWarp == 32 && elem.isIntOrFloat() &&
-        (view->xorOffset & 7) == 0)
-      if (auto plan = ::tgpu::layout::planLdMatrix(
-              view->toOffset, elem.getIntOrFloatBitWidth())) {
-        rewriter.replaceOp(
-            op,
-            packValues(rewriter, loc, resultType,
-                       loadWithLdMatrix(rewriter, loc, *plan, elem,
-                                        adaptor.getSrc(), view->xorOffset)));
-        return success();
-      }
-    auto access =
-        planSharedAccess(rewriter, loc, getTypeConverter(), tensorType,
-                         op.getSrc(), adaptor.getSrc(), info.threadsPerWarp);
-    if (failed(access))
-      return failure();
+    if (auto plan = planMatrixAccess(*view, elem, info.threadsPerWarp)) {
+      rewriter.replaceOp(
+          op, packValues(rewriter, loc, resultType,
+                         loadWithLdMatrix(rewriter, loc, *plan, elem,
+                                          adaptor.getSrc(), view->xorOffset)));
+      return success();
+    }
+    SharedAccess access =
+        planSharedAccess(rewriter, loc, getTypeConverter(), tensorType, *view,
+                         adaptor.getSrc(), info.threadsPerWarp);
     Type mem = memoryType(getTypeConverter(), tensorType.getElementType());
-    int64_t vec = access->vec;
+    int64_t vec = access.vec;
     Type vecType = vec == 1 ? mem : VectorType::get(vec, mem);
     unsigned align = vec * memoryElementBytes(tensorType);
-    int32_t regs = int32_t(access->owner.size());
+    int32_t regs = int32_t(access.owner.size());
     SmallVector<Value> values(regs);
     for (int32_t r = 0; r < regs; r += vec) {
-      Value p = access->pointers[r];
+      Value p = access.pointers[r];
       if (!p) {
         for (int64_t i = 0; i < vec; ++i)
-          values[r + i] = values[access->owner[r + i]];
+          values[r + i] = values[access.owner[r + i]];
         continue;
       }
       Value v = LLVM::LoadOp::create(rewriter, loc, vecType, p, align);

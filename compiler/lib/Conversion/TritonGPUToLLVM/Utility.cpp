@@ -309,21 +309,15 @@ void mlir::tgpu::storeWithStMatrix(RewriterBase &rewriter, Location loc,
       [](int32_t) { return true; }, xorOffset);
   Type i32 = rewriter.getI32Type();
   auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-  auto wordType = VectorType::get(plan.wordElements, elem);
   size_t next = 0;
   for (Value row : rows) {
     SmallVector<Value> words;
     for (int i = 0; i < plan.num; ++i) {
-      if (plan.wordElements == 1) {
-        words.push_back(
-            LLVM::BitcastOp::create(rewriter, loc, i32, values[next++]));
-        continue;
-      }
-      Value word = LLVM::UndefOp::create(rewriter, loc, wordType);
-      for (int j = 0; j < plan.wordElements; ++j)
-        word = LLVM::InsertElementOp::create(
-            rewriter, loc, word, values[next++], i32Constant(rewriter, loc, j));
-      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, word));
+      ArrayRef<Value> word = values.slice(next, plan.wordElements);
+      next += plan.wordElements;
+      Value bits = plan.wordElements == 1 ? word.front()
+                                          : packVector(rewriter, loc, word);
+      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, bits));
     }
     NVVM::StMatrixOp::create(rewriter, loc, row, words,
                              plan.trans ? NVVM::MMALayout::col
