@@ -5,6 +5,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "tgpu/Conversion/NVGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/Dialect/Triton/Transforms/Passes.h"
@@ -31,6 +32,7 @@ int main(int argc, char **argv) {
   mlir::registerConversionPasses();
   mlir::tgpu::registerTritonToTritonGPUPasses();
   mlir::tgpu::registerTritonGPUToLLVMPasses();
+  mlir::tgpu::registerNVGPUToLLVMPasses();
   mlir::tgpu::registerTritonTransformsPasses();
   mlir::tgpu::registerTritonGPUTransformsPasses();
   mlir::tgpu::registerTritonNvidiaGPUTransformsPasses();

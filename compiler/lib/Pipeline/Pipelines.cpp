@@ -3,6 +3,7 @@
 // (tensor-descriptor rewriting, wgmma, pipelining, ...).
 #include "tgpu/Pipeline/Pipelines.h"
 
+#include "tgpu/Conversion/NVGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Passes.h"
 #include "tgpu/Conversion/TritonToTritonGPU/Passes.h"
 #include "tgpu/Dialect/Triton/Transforms/Passes.h"
@@ -76,6 +77,7 @@ void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
   pm.addPass(createTritonGPUMembar());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTritonGPUToLLVM());
+  pm.addPass(createConvertNVGPUToLLVM());
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createCanonicalizerPass());
@@ -87,7 +89,8 @@ void mlir::tgpu::registerPipelines() {
       "tgpu-ttgir-to-llvm",
       "TTGIR to the LLVM dialect: allocate-shared-memory, "
       "tritongpu-membar, convert-scf-to-cf, "
-      "convert-triton-gpu-to-llvm, canonicalize, cse",
+      "convert-triton-gpu-to-llvm, convert-nv-gpu-to-llvm, "
+      "convert-nvvm-to-llvm, canonicalize, cse",
       buildTtgirToLlvmPipeline);
   PassPipelineRegistration<>(
       "tgpu-ttir-pipeline",

@@ -6,10 +6,17 @@
 // When the old values are used and other threads hold copies of an
 // element, the owner publishes the old value in shared memory and every
 // holder reads it back after a barrier.
+//
+// A scalar atomic add that cannot change memory (an integer 0, a float
+// -0.0: LLVM's idempotent read-modify-writes) with acquire or relaxed order
+// is a load of that order (nvg.ld_acquire), as Triton lowers the
+// `atomic_add(p, 0)` of spin locks. Triton also takes a float +0.0, which
+// does write: -0.0 + +0.0 is +0.0.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Analysis/AccessWidth.h"
 
+#include "tgpu/Dialect/NVGPU/IR/Dialect.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 
@@ -330,6 +337,43 @@ LogicalResult lowerAtomic(OpT op, const AtomicPlan &plan, ArrayRef<Value> masks,
   return success();
 }
 
+// The order and scope of the load that does what `op` does, when `op` is a
+// scalar add of its operation's identity (see the top of the file).
+std::optional<
+    std::pair<triton::nvgpu::MemSemantic, triton::nvgpu::MemSyncScope>>
+identityAddAsLoad(tt::AtomicRMWOp op) {
+  namespace nvg = triton::nvgpu;
+  if (isa<RankedTensorType>(op.getType()))
+    return std::nullopt;
+  auto constant = op.getVal().getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  bool identity = false;
+  if (op.getAtomicRmwOp() == tt::RMWOp::ADD)
+    if (auto v = dyn_cast<IntegerAttr>(constant.getValue()))
+      identity = v.getValue().isZero();
+  if (op.getAtomicRmwOp() == tt::RMWOp::FADD)
+    if (auto v = dyn_cast<FloatAttr>(constant.getValue()))
+      identity = v.getValue().isNegZero();
+  if (!identity)
+    return std::nullopt;
+  std::optional<nvg::MemSemantic> sem;
+  if (op.getSem() == tt::MemSemantic::ACQUIRE)
+    sem = nvg::MemSemantic::ACQUIRE;
+  else if (op.getSem() == tt::MemSemantic::RELAXED)
+    sem = nvg::MemSemantic::RELAXED;
+  std::optional<nvg::MemSyncScope> scope;
+  if (op.getScope() == tt::MemSyncScope::CTA)
+    scope = nvg::MemSyncScope::CTA;
+  else if (op.getScope() == tt::MemSyncScope::GPU)
+    scope = nvg::MemSyncScope::GPU;
+  else if (op.getScope() == tt::MemSyncScope::SYSTEM)
+    scope = nvg::MemSyncScope::SYSTEM;
+  if (!sem || !scope)
+    return std::nullopt;
+  return std::make_pair(*sem, *scope);
+}
+
 struct AtomicRMWLowering : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
   AtomicRMWLowering(TritonGPUToLLVMTypeConverter &converter,
                     const LoweringInfo &info)
@@ -362,7 +406,12 @@ struct AtomicRMWLowering : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
     if (adaptor.getMask())
       masks = unpackValues(rewriter, loc, adaptor.getMask());
     unsigned width = plan->vec * plan->packed;
+    auto asLoad = identityAddAsLoad(op);
     auto emit = [&](unsigned r, Value pred) -> SmallVector<Value> {
+      if (asLoad)
+        return {triton::nvgpu::LoadAcquireOp::create(
+            rewriter, loc, elemType, ptrs[r], pred, asLoad->first,
+            asLoad->second)};
       if (bf16Loop)
         return {emitBf16AtomicAddLoop(rewriter, loc, ptrs[r], vals[r], pred,
                                       op.getSem(), op.getScope())};

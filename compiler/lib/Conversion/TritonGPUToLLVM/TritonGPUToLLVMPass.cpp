@@ -196,7 +196,8 @@ public:
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
 
     ConversionTarget target(*ctx);
-    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                           triton::nvgpu::NVGPUDialect>();
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();

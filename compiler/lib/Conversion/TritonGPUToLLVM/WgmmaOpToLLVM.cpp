@@ -1,13 +1,10 @@
-// Hopper's warp-group tensor-core ops (sm_90a): ttng.warp_group_dot becomes
-// wgmma.mma_async with B (and A, unless A is a #ttg.dot_op tensor in
-// registers) read from shared memory through matrix descriptors,
-// ttng.warp_group_dot_wait becomes wgmma.wait_group, and
-// ttng.fence_async_shared becomes fence.proxy.async.
-//
-// MLIR's nvvm.wgmma.mma_async takes both operands as descriptors and the
-// scale of D as a constant; a register A or a useC known only at run time
-// is written as the PTX instruction itself (inline asm), with the same
-// operands.
+// Hopper's warp-group tensor-core ops (sm_90a), as Triton lowers them:
+// ttng.warp_group_dot becomes one nvg.wgmma per instruction, with B (and A,
+// unless A is a #ttg.dot_op tensor in registers) read from shared memory
+// through matrix descriptors, between a wgmma.fence and a commit_group;
+// ttng.warp_group_dot_wait becomes nvg.wgmma_wait_group; and
+// ttng.fence_async_shared becomes fence.proxy.async. convert-nv-gpu-to-llvm
+// writes the nvg ops as PTX.
 //
 // One warp group (4 consecutive warps) issues each instruction for a
 // 64 x N tile of the accumulator, N the layout's instrShape[1], one K step
@@ -17,12 +14,18 @@
 // its buffer's layout and checked element by element (Layout/Wgmma.h).
 //
 // The accumulator registers are written by the tensor cores until a
-// wgmma.wait_group covers them: every wait passes them through an inline
-// asm that ties them, so that nothing reads them before the wait.
+// wgmma.wait_group covers them: every wait passes them through the wait op,
+// whose asm ties them, so that nothing reads them before the wait.
+//
+// fp8 products summed in f32 lose precision in the tensor cores' adder:
+// with maxNumImpreciseAcc <= K (as Triton decides it), at most that many
+// products (rounded up to whole instructions) go into one wgmma
+// accumulator, which is then added to the result with ordinary f32 adds.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "MmaFragments.h"
 
+#include "tgpu/Dialect/NVGPU/IR/Dialect.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
@@ -40,6 +43,7 @@ using namespace mlir::tgpu;
 namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
 namespace ttng = mlir::triton::nvidia_gpu;
+namespace nvg = mlir::triton::nvgpu;
 
 namespace {
 
@@ -66,145 +70,115 @@ auto fragA(int tileK, int perReg) {
   };
 }
 
-// One wgmma.mma_async written as PTX: D registers in and out (32-bit:
-// f32, s32 or f16x2 as b32), A as four 32-bit registers or a descriptor,
-// B's descriptor, and the scale of D as a 32-bit flag (0: D = A * B).
-// The operand list follows the PTX ISA: floating-point types take
-// imm-scale-a/b, 16-bit ones imm-trans-a (descriptor A only) and
-// imm-trans-b; integers take neither.
-SmallVector<Value> emitWgmmaAsm(RewriterBase &rewriter, Location loc,
-                                ArrayRef<Value> d, ArrayRef<Value> a,
-                                Value descB, Value scaleD, int tileN, int tileK,
-                                NVVM::WGMMATypes abType, NVVM::WGMMATypes dType,
-                                bool transA, bool transB) {
-  std::string text, constraints;
-  llvm::raw_string_ostream os(text), cs(constraints);
-  int n = int(d.size());
-  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (2 * n + a.size() + 1)
-     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << tileN << "k" << tileK
-     << "." << NVVM::stringifyWGMMATypes(dType) << "."
-     << NVVM::stringifyWGMMATypes(abType) << "."
-     << NVVM::stringifyWGMMATypes(abType) << " {";
-  for (int i = 0; i < n; ++i)
-    os << (i ? ", $" : "$") << i;
-  os << "}, ";
-  if (a.size() == 1) {
-    os << "$" << 2 * n;
-  } else {
-    os << "{";
-    for (size_t i = 0; i < a.size(); ++i)
-      os << (i ? ", $" : "$") << 2 * n + i;
-    os << "}";
-  }
-  os << ", $" << 2 * n + a.size() << ", p";
-  bool isInt = abType == NVVM::WGMMATypes::s8;
-  bool is16 =
-      abType == NVVM::WGMMATypes::f16 || abType == NVVM::WGMMATypes::bf16;
-  if (!isInt)
-    os << ", 1, 1";
-  if (is16) {
-    if (a.size() == 1)
-      os << ", " << int(transA);
-    os << ", " << int(transB);
-  }
-  os << ";\n}";
-  SmallVector<Type> types;
-  for (int i = 0; i < n; ++i) {
-    types.push_back(d[i].getType());
-    cs << (i ? ",=" : "=") << (d[i].getType().isF32() ? "f" : "r");
-  }
-  for (int i = 0; i < n; ++i)
-    cs << "," << i;
-  for (Value v : a)
-    cs << (v.getType().isInteger(64) ? ",l" : ",r");
-  cs << ",l,r";
-  SmallVector<Value> operands(d.begin(), d.end());
-  llvm::append_range(operands, a);
-  operands.push_back(descB);
-  operands.push_back(scaleD);
+// Whether `v` is a splat constant zero (either sign for floats).
+bool isZeroSplat(Value v) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  Attribute element = attr.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(element))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(element))
+    return i.getValue().isZero();
+  return false;
+}
+
+// One nvg.wgmma: D = A * B (+ `acc` when there is one, scaled by the i1
+// `useC`). `acc` and the result are D's 32-bit registers (f32, or i32 for
+// s32 and for f16 pairs); A is a descriptor or four i32 registers.
+SmallVector<Value> emitWgmma(RewriterBase &rewriter, Location loc,
+                             std::optional<ArrayRef<Value>> acc, Type dRegType,
+                             int numD, ArrayRef<Value> a, Value descB,
+                             Value useC, int tileN, int tileK,
+                             nvg::WGMMAEltType abType, nvg::WGMMAEltType dType,
+                             bool transA, bool transB) {
+  MLIRContext *ctx = rewriter.getContext();
   auto structType =
-      LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      rewriter, loc, structType, operands, os.str(), cs.str(),
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-      /*operand_attrs=*/nullptr);
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(numD, dRegType));
+  auto pack = [&](ArrayRef<Value> values) -> Value {
+    Value s = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (auto [i, v] : llvm::enumerate(values))
+      s = LLVM::InsertValueOp::create(rewriter, loc, s, v, i);
+    return s;
+  };
+  Value opA = a[0];
+  if (a.size() > 1) {
+    auto aType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(a.size(), rewriter.getI32Type()));
+    opA = LLVM::UndefOp::create(rewriter, loc, aType);
+    for (auto [i, v] : llvm::enumerate(a))
+      opA = LLVM::InsertValueOp::create(rewriter, loc, opA, v, i);
+  }
+  Value opC = acc ? pack(*acc) : Value();
+  auto layout = [](bool transposed, bool isB) {
+    return transposed != isB ? nvg::WGMMALayout::col : nvg::WGMMALayout::row;
+  };
+  Value d = nvg::WGMMAOp::create(rewriter, loc, structType, opA, descB, useC,
+                                 opC, 64, tileN, tileK, dType, abType, abType,
+                                 layout(transA, false), layout(transB, true));
   SmallVector<Value> result;
-  for (int i = 0; i < n; ++i)
-    result.push_back(
-        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
+  for (int i = 0; i < numD; ++i)
+    result.push_back(LLVM::ExtractValueOp::create(rewriter, loc, d, i));
   return result;
 }
 
-// `values` after a wgmma.wait_group with `pendings` groups left: one asm
-// that names every value as an in/out operand, so that every later use
-// depends on the wait. Consecutive 16-bit values of one type go through as
-// one 32-bit pair, as an f16 accumulator's registers are: unpacking them
-// before the wait would read wgmma's registers while it may still write
-// them (ptxas then waits for every wgmma there).
+// `values` after a wgmma.wait_group with `pendings` groups left: one
+// nvg.wgmma_wait_group over all of them, so that every later use depends on
+// the wait. Consecutive 16-bit values of one type go through as one 32-bit
+// pair, as an f16 accumulator's registers are: unpacking them before the
+// wait would read wgmma's registers while it may still write them (ptxas
+// then waits for every wgmma there). Values no wgmma writes (pointers,
+// 1- and 8-bit integers) need no wait and pass around it.
 SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
                                  ArrayRef<Value> values, int pendings) {
-  std::string text =
-      "wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";";
-  if (values.empty()) {
-    LLVM::InlineAsmOp::create(rewriter, loc, TypeRange{}, ValueRange{}, text,
-                              "", /*has_side_effects=*/true,
-                              /*is_align_stack=*/false,
-                              LLVM::tailcallkind::TailCallKind::None,
-                              /*asm_dialect=*/nullptr,
-                              /*operand_attrs=*/nullptr);
-    return {};
-  }
   Type i32 = rewriter.getI32Type();
-  // The asm's operands: a value, or a pair of 16-bit values packed.
-  SmallVector<Value> operands;
-  SmallVector<Type> pairTypes; // the pair's vector type, or null
+  auto waitable = [](Type t) {
+    return t.isIntOrFloat() &&
+           llvm::is_contained({16u, 32u, 64u}, t.getIntOrFloatBitWidth());
+  };
+  // The wait's struct members: a value, or a pair of 16-bit values packed;
+  // for each, where its values go and the pair's vector type (or null).
+  SmallVector<Value> members;
+  SmallVector<size_t> firstIndex;
+  SmallVector<Type> pairTypes;
   for (size_t i = 0; i < values.size(); ++i) {
     Type t = values[i].getType();
+    if (!waitable(t))
+      continue;
+    firstIndex.push_back(i);
     if (t.getIntOrFloatBitWidth() == 16 && i + 1 < values.size() &&
         values[i + 1].getType() == t) {
       Value v = packVector(rewriter, loc, values.slice(i, 2));
-      operands.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
+      members.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
       pairTypes.push_back(v.getType());
       ++i;
       continue;
     }
-    operands.push_back(values[i]);
+    members.push_back(values[i]);
     pairTypes.push_back(nullptr);
   }
   SmallVector<Type> types;
-  std::string outs, ins;
-  for (auto [i, v] : llvm::enumerate(operands)) {
-    Type t = v.getType();
-    types.push_back(t);
-    unsigned bits = t.getIntOrFloatBitWidth();
-    std::string c = t.isF32()    ? "f"
-                    : t.isF64()  ? "d"
-                    : bits == 16 ? "h"
-                    : bits == 64 ? "l"
-                                 : "r";
-    outs += (i ? ",=" : "=") + c;
-    ins += "," + std::to_string(i);
-  }
+  for (Value v : members)
+    types.push_back(v.getType());
   auto structType =
       LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      rewriter, loc, structType, operands, text, outs + ins,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-      /*operand_attrs=*/nullptr);
-  SmallVector<Value> result;
-  for (size_t i = 0; i < operands.size(); ++i) {
-    Value v =
-        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
-    if (!pairTypes[i]) {
-      result.push_back(v);
+  Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
+  for (auto [i, v] : llvm::enumerate(members))
+    packed = LLVM::InsertValueOp::create(rewriter, loc, packed, v, i);
+  Value waited = nvg::WGMMAWaitGroupOp::create(rewriter, loc, structType,
+                                               packed, uint32_t(pendings));
+  SmallVector<Value> result(values.begin(), values.end());
+  for (size_t m = 0; m < members.size(); ++m) {
+    Value v = LLVM::ExtractValueOp::create(rewriter, loc, waited, m);
+    size_t at = firstIndex[m];
+    if (!pairTypes[m]) {
+      result[at] = v;
       continue;
     }
-    Value vec = LLVM::BitcastOp::create(rewriter, loc, pairTypes[i], v);
+    Value vec = LLVM::BitcastOp::create(rewriter, loc, pairTypes[m], v);
     for (int h = 0; h < 2; ++h)
-      result.push_back(LLVM::ExtractElementOp::create(
-          rewriter, loc, vec, i32Constant(rewriter, loc, h)));
+      result[at + h] = LLVM::ExtractElementOp::create(
+          rewriter, loc, vec, i32Constant(rewriter, loc, h));
   }
   return result;
 }
@@ -228,7 +202,9 @@ SmallVector<Value> pinRegisters(RewriterBase &rewriter, Location loc,
   auto isRegister = [](Value v) {
     while (auto extract = v.getDefiningOp<LLVM::ExtractValueOp>())
       v = extract.getContainer();
-    return isa<BlockArgument>(v) || v.getDefiningOp<LLVM::InlineAsmOp>();
+    Operation *def = v.getDefiningOp();
+    return !def ||
+           isa<LLVM::InlineAsmOp, nvg::WGMMAOp, nvg::WGMMAWaitGroupOp>(def);
   };
   for (auto [i, v] : llvm::enumerate(values)) {
     if (isRegister(v))
@@ -328,39 +304,40 @@ struct WarpGroupDotLowering
     Type cElem = cType.getElementType();
 
     // The instruction's types and K (PTX ISA, wgmma.mma_async).
-    NVVM::WGMMATypes abType, dType;
+    nvg::WGMMAEltType abType, dType;
     int tileK;
     if (aElem.isF16() && bElem.isF16()) {
-      abType = NVVM::WGMMATypes::f16, tileK = 16;
+      abType = nvg::WGMMAEltType::f16, tileK = 16;
     } else if (aElem.isBF16() && bElem.isBF16()) {
-      abType = NVVM::WGMMATypes::bf16, tileK = 16;
+      abType = nvg::WGMMAEltType::bf16, tileK = 16;
     } else if (aElem.isF32() && bElem.isF32()) {
       if (op.getInputPrecision() != tt::InputPrecision::TF32)
         return op.emitError("an f32 wgmma needs inputPrecision = tf32");
-      abType = NVVM::WGMMATypes::tf32, tileK = 8;
+      abType = nvg::WGMMAEltType::tf32, tileK = 8;
     } else if (isa<Float8E4M3FNType>(aElem) && aElem == bElem) {
-      abType = NVVM::WGMMATypes::e4m3, tileK = 32;
+      abType = nvg::WGMMAEltType::e4m3, tileK = 32;
     } else if (isa<Float8E5M2Type>(aElem) && aElem == bElem) {
-      abType = NVVM::WGMMATypes::e5m2, tileK = 32;
+      abType = nvg::WGMMAEltType::e5m2, tileK = 32;
     } else if (aElem.isInteger(8) && bElem.isInteger(8) &&
                cElem.isInteger(32)) {
-      abType = NVVM::WGMMATypes::s8, tileK = 32;
+      abType = nvg::WGMMAEltType::s8, tileK = 32;
     } else {
       return op.emitError("no wgmma lowering for ")
              << aElem << " x " << bElem << " -> " << cElem << " yet";
     }
     bool f16Acc = cElem.isF16();
     if (cElem.isInteger(32))
-      dType = NVVM::WGMMATypes::s32;
+      dType = nvg::WGMMAEltType::s32;
     else if (cElem.isF32())
-      dType = NVVM::WGMMATypes::f32;
-    else if (f16Acc && abType != NVVM::WGMMATypes::bf16 &&
-             abType != NVVM::WGMMATypes::tf32 && abType != NVVM::WGMMATypes::s8)
-      dType = NVVM::WGMMATypes::f16;
+      dType = nvg::WGMMAEltType::f32;
+    else if (f16Acc && abType != nvg::WGMMAEltType::bf16 &&
+             abType != nvg::WGMMAEltType::tf32 &&
+             abType != nvg::WGMMAEltType::s8)
+      dType = nvg::WGMMAEltType::f16;
     else
       return op.emitError("wgmma has no ")
              << aElem << " product accumulated in " << cElem;
-    if ((abType == NVVM::WGMMATypes::s8) != cElem.isInteger(32))
+    if ((abType == nvg::WGMMAEltType::s8) != cElem.isInteger(32))
       return op.emitError("wgmma accumulates i8 products in i32 only");
 
     ArrayRef<unsigned> instrShape = mma.getInstrShape();
@@ -393,6 +370,13 @@ struct WarpGroupDotLowering
       else
         useC = std::nullopt;
     }
+    // D starts from zero: no accumulator goes into the first instruction
+    // (scale-d 0), as when useC is false.
+    bool zeroStart = useC == false || isZeroSplat(op.getC());
+    // fp8 products in f32: at most maxNumImpreciseAcc of them per wgmma
+    // accumulator (Triton's rule, WarpGroupDotOp::needsPartialAccumulator).
+    bool partialSums = isa<Float8E4M3FNType, Float8E5M2Type>(aElem) &&
+                       cElem.isF32() && op.getMaxNumImpreciseAcc() <= K;
 
     auto c = getDistributedLayout(cType, loc);
     if (failed(c))
@@ -417,7 +401,6 @@ struct WarpGroupDotLowering
     }
 
     SmallVector<Value> acc = unpackValues(rewriter, loc, adaptor.getC());
-    MLIRContext *ctx = rewriter.getContext();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value warpId = getLaneAndWarpId(rewriter, loc, info.threadsPerWarp).second;
     Value warpGroup = LLVM::UDivOp::create(rewriter, loc, warpId,
@@ -470,23 +453,6 @@ struct WarpGroupDotLowering
       return Value(
           LLVM::AddOp::create(rewriter, loc, base, perWarpGroup(units)));
     };
-    // A: row = K-major; B: col = K-major (PTX imm-trans-a / -b = 0).
-    auto transposed = [](const SharedOperand &operand) {
-      return operand.desc.mnMajor;
-    };
-    auto layoutOf = [&](const SharedOperand &operand, bool isB) {
-      return (transposed(operand) == isB) ? NVVM::MMALayout::row
-                                          : NVVM::MMALayout::col;
-    };
-    // The scale-of-D flag of the asm form, for the instruction at k0.
-    Value runtimeUseC;
-    if (!useC)
-      runtimeUseC = LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC());
-    auto scaleFlag = [&](int64_t k0) -> Value {
-      if (k0 > 0 || (useC && *useC))
-        return i32Constant(rewriter, loc, 1);
-      return useC ? i32Constant(rewriter, loc, 0) : runtimeUseC;
-    };
     // 32-bit operand registers from `perReg` elements (low element first).
     int aBits = aElem.getIntOrFloatBitWidth();
     int perReg = 32 / aBits;
@@ -498,16 +464,14 @@ struct WarpGroupDotLowering
     };
 
     // D registers of one instruction: f32 and s32 one element each, f16
-    // two (an f16x2 pair of consecutive fragment elements).
+    // two (an f16x2 pair of consecutive fragment elements, as an i32).
     Type half2 = VectorType::get(2, rewriter.getF16Type());
-    Type dRegType = f16Acc          ? half2
-                    : cElem.isF32() ? Type(rewriter.getF32Type())
-                                    : Type(i32);
+    Type dRegType = cElem.isF32() ? Type(rewriter.getF32Type()) : Type(i32);
     int fragElems = tileN / 2;
     int dRegs = f16Acc ? fragElems / 2 : fragElems;
-    auto fragType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(dRegs, dRegType));
-    bool viaAsm = aTensor || !useC;
+    Value trueFlag = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+    Value useCFlag = useC ? trueFlag : adaptor.getUseC();
 
     // Everything the instructions read from registers (accumulators packed
     // as the instruction takes them, A's registers, descriptors) is
@@ -532,21 +496,34 @@ struct WarpGroupDotLowering
           return op.emitError("the accumulator layout does not hold wgmma's "
                               "m64n")
                  << tileN << " fragments: " << cType.getEncoding();
-      // D in the instruction's registers: the NVVM op's f16x2 vectors, the
-      // asm's 32-bit integers.
+      // D in the instruction's registers, unless it starts from zero.
       beforeFence();
-      SmallVector<Value> d;
-      for (int j = 0; j < dRegs; ++j) {
-        if (!f16Acc) {
-          d.push_back(acc[cReg[j]]);
-          continue;
+      std::optional<SmallVector<Value>> d;
+      if (!zeroStart) {
+        d.emplace();
+        for (int j = 0; j < dRegs; ++j) {
+          if (!f16Acc) {
+            d->push_back(acc[cReg[j]]);
+            continue;
+          }
+          Value v = packVector(rewriter, loc,
+                               {acc[cReg[2 * j]], acc[cReg[2 * j + 1]]});
+          d->push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
         }
-        Value v =
-            packVector(rewriter, loc, {acc[cReg[2 * j]], acc[cReg[2 * j + 1]]});
-        d.push_back(
-            viaAsm ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, v)) : v);
+        *d = pinRegisters(rewriter, loc, *d);
       }
-      d = pinRegisters(rewriter, loc, d);
+      // With partial sums, D stays out of the instructions: each group of
+      // at most maxNumImpreciseAcc products starts its own accumulator,
+      // added to D in f32 when the group ends. A D that only counts when
+      // useC holds at run time is zeroed where it does not.
+      std::optional<SmallVector<Value>> partial;
+      if (partialSums && d && !useC) {
+        Value zero = LLVM::ConstantOp::create(rewriter, loc, dRegType,
+                                              rewriter.getF32FloatAttr(0));
+        for (Value &v : *d)
+          v = LLVM::SelectOp::create(rewriter, loc, adaptor.getUseC(), v, zero);
+      }
+      int64_t inGroup = 0;
       for (int64_t k0 = 0; k0 < K; k0 += tileK) {
         beforeFence();
         SmallVector<int64_t> aStart, bStart;
@@ -581,43 +558,44 @@ struct WarpGroupDotLowering
           }
           aOps = pinRegisters(rewriter, loc, aOps);
         }
-        Value scale = scaleFlag(k0);
         afterFence();
-        if (viaAsm) {
-          d = emitWgmmaAsm(rewriter, loc, d, aOps, descB, scale, tileN, tileK,
-                           abType, dType, aShared && transposed(*aOperand),
-                           transposed(*bOperand));
+        // Transposed: M- (N-) major in shared memory; A row-major and B
+        // column-major are K-major (PTX imm-trans-a / -b = 0).
+        bool aTrans = aShared && aOperand->desc.mnMajor;
+        bool bTrans = bOperand->desc.mnMajor;
+        if (!partialSums) {
+          // The first instruction adds D when useC says so; the others
+          // always add the previous one's result.
+          Value flag = k0 == 0 ? useCFlag : trueFlag;
+          d = emitWgmma(rewriter, loc,
+                        d ? std::optional<ArrayRef<Value>>(*d) : std::nullopt,
+                        dRegType, dRegs, aOps, descB, flag, tileN, tileK,
+                        abType, dType, aTrans, bTrans);
           continue;
         }
-        Value frag = LLVM::UndefOp::create(rewriter, loc, fragType);
-        for (int j = 0; j < dRegs; ++j)
-          frag = LLVM::InsertValueOp::create(rewriter, loc, frag, d[j], j);
-        bool addC = *useC || k0 > 0;
-        frag = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, fragType, frag, aOps[0], descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, tileN, tileK),
-            NVVM::WGMMATypesAttr::get(ctx, abType),
-            NVVM::WGMMATypesAttr::get(ctx, abType),
-            NVVM::WGMMATypesAttr::get(ctx, dType),
-            NVVM::WGMMAScaleOutAttr::get(ctx, addC ? NVVM::WGMMAScaleOut::one
-                                                   : NVVM::WGMMAScaleOut::zero),
-            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::MMALayoutAttr::get(ctx, layoutOf(*aOperand, false)),
-            NVVM::MMALayoutAttr::get(ctx, layoutOf(*bOperand, true)),
-            /*satfinite=*/nullptr);
-        for (int j = 0; j < dRegs; ++j)
-          d[j] = LLVM::ExtractValueOp::create(rewriter, loc, frag, j);
+        partial = emitWgmma(rewriter, loc,
+                            partial ? std::optional<ArrayRef<Value>>(*partial)
+                                    : std::nullopt,
+                            dRegType, dRegs, aOps, descB, trueFlag, tileN,
+                            tileK, abType, dType, aTrans, bTrans);
+        inGroup += tileK;
+        if (inGroup < int64_t(op.getMaxNumImpreciseAcc()) && k0 + tileK < K)
+          continue;
+        if (d)
+          for (auto [x, y] : llvm::zip_equal(*d, *partial))
+            x = LLVM::FAddOp::create(rewriter, loc, x, y);
+        else
+          d = std::move(*partial);
+        partial.reset();
+        inGroup = 0;
       }
       afterFence();
       for (int i = 0; i < fragElems; ++i) {
-        Value v = d[f16Acc ? i / 2 : i];
-        if (f16Acc) {
-          if (viaAsm)
-            v = LLVM::BitcastOp::create(rewriter, loc, half2, v);
-          v = LLVM::ExtractElementOp::create(rewriter, loc, v,
-                                             i32Constant(rewriter, loc, i % 2));
-        }
+        Value v = (*d)[f16Acc ? i / 2 : i];
+        if (f16Acc)
+          v = LLVM::ExtractElementOp::create(
+              rewriter, loc, LLVM::BitcastOp::create(rewriter, loc, half2, v),
+              i32Constant(rewriter, loc, i % 2));
         acc[cReg[i]] = v;
         done[cReg[i]] = true;
       }

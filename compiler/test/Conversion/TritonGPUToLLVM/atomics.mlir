@@ -84,3 +84,44 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A scalar atomic add that cannot change memory (integer 0, float -0.0)
+// with acquire or relaxed order is a load of that order by thread 0
+// (nvg.ld_acquire, masked like the atomic), its value published like an
+// old value. Not a float +0.0 (-0.0 + +0.0 writes +0.0), not release
+// order, not a tensor.
+// CHECK-LABEL: llvm.func @identity_adds
+// CHECK: %[[T0:.*]] = llvm.icmp "eq"
+// CHECK: nvg.ld_acquire acquire, gpu, %{{.*}}, %[[T0]] : (!llvm.ptr<1>) -> i32
+// CHECK: nvg.ld_acquire relaxed, cta, %{{.*}}, %{{.*}} : (!llvm.ptr<1>) -> f32
+// CHECK: nvg.ld_acquire acquire, sys, %{{.*}}, %{{.*}} : (!llvm.ptr<1>) -> i64
+// CHECK-NOT: nvg.ld_acquire
+// CHECK: atom.global.gpu.acquire.add.f32
+// CHECK: atom.global.gpu.release.add.u32
+// CHECK: atom.global.gpu.acquire.add.u32
+// CHECK-NOT: nvg.ld_acquire
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @identity_adds(%p: !tt.ptr<i32>, %f: !tt.ptr<f32>, %l: !tt.ptr<i64>, %q: !tt.ptr<i32>, %m: i1, %ps: tensor<128x!tt.ptr<i32>, #b>) {
+    %zero = arith.constant 0 : i32
+    %zero64 = arith.constant 0 : i64
+    %negzero = arith.constant -0.000000e+00 : f32
+    %poszero = arith.constant 0.000000e+00 : f32
+    %zeros = arith.constant dense<0> : tensor<128xi32, #b>
+    %a = tt.atomic_rmw add, acquire, gpu, %p, %zero : (!tt.ptr<i32>, i32) -> i32
+    %b = tt.atomic_rmw fadd, relaxed, cta, %f, %negzero, %m : (!tt.ptr<f32>, f32, i1) -> f32
+    %c = tt.atomic_rmw add, acquire, sys, %l, %zero64 : (!tt.ptr<i64>, i64) -> i64
+    %d = tt.atomic_rmw fadd, acquire, gpu, %f, %poszero : (!tt.ptr<f32>, f32) -> f32
+    %e = tt.atomic_rmw add, release, gpu, %p, %zero : (!tt.ptr<i32>, i32) -> i32
+    %t = tt.atomic_rmw add, acquire, gpu, %ps, %zeros : (tensor<128x!tt.ptr<i32>, #b>, tensor<128xi32, #b>) -> tensor<128xi32, #b>
+    tt.store %q, %a : !tt.ptr<i32>
+    tt.store %f, %b : !tt.ptr<f32>
+    tt.store %l, %c : !tt.ptr<i64>
+    tt.store %f, %d : !tt.ptr<f32>
+    tt.store %q, %e : !tt.ptr<i32>
+    tt.store %ps, %t : tensor<128x!tt.ptr<i32>, #b>
+    tt.return
+  }
+}

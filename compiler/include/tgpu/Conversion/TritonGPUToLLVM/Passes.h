@@ -2,6 +2,7 @@
 #ifndef TGPU_CONVERSION_TRITONGPUTOLLVM_PASSES_H
 #define TGPU_CONVERSION_TRITONGPUTOLLVM_PASSES_H
 
+#include "tgpu/Dialect/NVGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -78,7 +78,8 @@ def ConvertTritonGPUToLLVM : Pass<"convert-triton-gpu-to-llvm", "mlir::ModuleOp"
               "PTX ISA version times ten, e.g. 81; instructions newer than it "
               "are not emitted (0: no limit below the target's)">,
   ];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::triton::nvgpu::NVGPUDialect"];
 }
 
 #endif

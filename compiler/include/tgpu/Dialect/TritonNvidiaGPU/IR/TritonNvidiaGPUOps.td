@@ -19,11 +19,13 @@ def TritonNvidiaGPU_Dialect : Dialect {
     verifier messages); definitions and verifiers are tgpu's own.
     Blackwell's tensor-memory ops (`tmem_*`, `tc_gen5_*`) are not here.
 
-    tgpu does not generate these ops (`tritongpu-accelerate-matmul` stops
-    at `mma.sync`) and has no GPU lowering for any of them: `tgpu-compile`
-    rejects a kernel that uses one with a located "not supported yet"
-    error. The CPU oracle runs `warp_group_dot`, `warp_group_dot_wait` and
-    `fence_async_shared`, and reports the others as unsupported.
+    tgpu makes `warp_group_dot` (`tritongpu-accelerate-matmul` on sm_90),
+    `warp_group_dot_wait` (the pipeliner) and `fence_async_shared`
+    (`triton-nvidia-gpu-fence-insertion`) and lowers them to wgmma (through
+    the `nvg` dialect); for the others `tgpu-compile` stops with a located
+    "not supported yet" error. The CPU oracle runs `warp_group_dot`,
+    `warp_group_dot_wait` and `fence_async_shared`, and reports the others
+    as unsupported.
 
     Memory effects are declared per operand as Triton does (barriers and
     shared-memory buffers on the shared-memory resource, descriptors on
