@@ -72,10 +72,28 @@ struct ArithMathOnTensors : public ConversionPattern {
              << op->getResult(0).getType();
     Type elemType =
         cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    // Types LLVM does not have (the 8-bit floats) travel as integers of
+    // their width: only a select, which moves bits, can work on them here
+    // (and a bitcast, whose scalar form is already on the integers).
+    auto changes = [&](Type t) {
+      Type e = getElementTypeOrSelf(t);
+      return typeConverter->convertType(e) != e;
+    };
+    bool onBits = llvm::any_of(op->getOperandTypes(), changes) ||
+                  changes(op->getResult(0).getType());
+    if (onBits && !isa<arith::SelectOp, arith::BitcastOp>(op))
+      return failure(); // checkOpsSupported reports it
+    if (onBits)
+      elemType = typeConverter->convertType(elemType);
     unsigned regs = registerCount(resultType);
     Location loc = op->getLoc();
     SmallVector<Value> results;
     for (auto &args : perRegister(rewriter, loc, operands, regs)) {
+      if (onBits && isa<arith::SelectOp>(op)) {
+        results.push_back(
+            LLVM::SelectOp::create(rewriter, loc, args[0], args[1], args[2]));
+        continue;
+      }
       OperationState state(loc, op->getName(), args, {elemType},
                            op->getAttrs());
       results.push_back(rewriter.create(state)->getResult(0));

@@ -10,10 +10,19 @@
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
 using namespace mlir;
 
 static constexpr const char kNoDescLowering[] =
     "tgpu has no lowering for tensor descriptors";
+
+static bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+             Float8E5M2FNUZType, Float8E4M3B11FNUZType, Float8E4M3Type>(
+      getElementTypeOrSelf(type));
+}
 
 static bool isTensorDesc(Type type) {
   return isa<triton::TensorDescType>(type);
@@ -59,6 +68,18 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
              ttng::FenceAsyncSharedOp>(op)) {
       op->emitOpError(
           "is not supported yet: tgpu has no lowering for ttng ops");
+      return WalkResult::interrupt();
+    }
+    // LLVM has no 8-bit float types: such values only move (select,
+    // bitcast) and convert (tt.fp_to_fp, casts); Triton's front end never
+    // computes on them.
+    if (isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+            op->getDialect()) &&
+        !isa<arith::SelectOp, arith::BitcastOp, arith::ConstantOp>(op) &&
+        (llvm::any_of(op->getOperandTypes(), isFp8) ||
+         llvm::any_of(op->getResultTypes(), isFp8))) {
+      op->emitOpError("has no lowering on 8-bit floats: they only move "
+                      "(select, bitcast) and convert (tt.fp_to_fp)");
       return WalkResult::interrupt();
     }
     if (llvm::any_of(op->getOperandTypes(), isTensorDesc) ||

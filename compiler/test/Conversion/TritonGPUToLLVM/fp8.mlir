@@ -162,3 +162,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %e, %z : f8E4M3FN, f8E5M2
   }
 }
+
+// -----
+
+// A select moves 8-bit floats as the bits they are (i8), a constant too
+// (Triton's `tl.where(mask, x, 0)` on fp8): LLVM has no fp8 type.
+// CHECK-LABEL: llvm.func @fp8_select
+// CHECK: llvm.mlir.constant(0.000000e+00 : f8E4M3FNUZ) : i8
+// CHECK-COUNT-8: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i8
+// CHECK-NOT: f8E4M3FNUZ
+#blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_select(%m: tensor<1024xi1, #blocked>, %x: tensor<1024xf8E4M3FNUZ, #blocked>, %p: tensor<1024x!tt.ptr<f8E4M3FNUZ>, #blocked>) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<1024xf8E4M3FNUZ, #blocked>
+    %y = arith.select %m, %x, %zero : tensor<1024xi1, #blocked>, tensor<1024xf8E4M3FNUZ, #blocked>
+    tt.store %p, %y : tensor<1024x!tt.ptr<f8E4M3FNUZ>, #blocked>
+    tt.return
+  }
+}

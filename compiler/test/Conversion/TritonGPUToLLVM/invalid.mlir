@@ -351,3 +351,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Arithmetic on 8-bit floats (not made by Triton's front end, which
+// converts them first) has no lowering: a located error, not invalid IR.
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_add(%x: tensor<128xf8E5M2, #b>, %p: tensor<128x!tt.ptr<f8E5M2>, #b>) {
+    // expected-error @+1 {{'arith.addf' op has no lowering on 8-bit floats: they only move (select, bitcast) and convert (tt.fp_to_fp)}}
+    %y = arith.addf %x, %x : tensor<128xf8E5M2, #b>
+    tt.store %p, %y : tensor<128x!tt.ptr<f8E5M2>, #b>
+    tt.return
+  }
+}
