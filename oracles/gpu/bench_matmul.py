@@ -18,6 +18,7 @@ instructions and schedule class of tgpu's --tensor-cores path).
 usage: bench_matmul.py --ptx TGPU.ptx --metadata TGPU.json --ttir KERNEL.ttir
                        --block-m BM --block-n BN --num-stages S
                        [--sizes 1024,4096] [--iters 50] [--label TEXT]
+                       [--sm90-only]
 (TGPU.json: tgpu-compile --metadata, which gives the warps and shared bytes.)
 Prints one markdown row per (size, variant): time, TFLOP/s, ratio to tgpu.
 """
@@ -104,6 +105,8 @@ def main():
     p.add_argument("--num-stages", type=int, required=True)
     p.add_argument("--sizes", default="1024,4096")
     p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--sm90-only", action="store_true",
+                   help="time only Triton's sm_90 compilation (what it runs on an H100)")
     p.add_argument("--label", default="tgpu --tensor-cores (mma.sync, no pipelining)",
                    help="the name of tgpu's row (e.g. for a PTX made without --tensor-cores)")
     opts = p.parse_args()
@@ -112,9 +115,10 @@ def main():
     ours = tgpu_variant(opts, tmp)
     variants = [ours]
     st = opts.num_stages
-    for arch, stages, what in ((90, st, "Triton sm_90, %d stages" % st),
-                               (80, st, "Triton sm_80 (mma.sync), %d stages" % st),
-                               (80, 1, "Triton sm_80 (mma.sync), 1 stage")):
+    triton = [(90, st, "Triton sm_90, %d stages" % st),
+              (80, st, "Triton sm_80 (mma.sync), %d stages" % st),
+              (80, 1, "Triton sm_80 (mma.sync), 1 stage")]
+    for arch, stages, what in triton[:1] if opts.sm90_only else triton:
         try:
             variants.append(triton_variant(opts, tmp, arch, ours["warps"], stages, what))
         except Exception as e:  # report and go on with the others
