@@ -8,10 +8,10 @@
 // holder reads it back after a barrier.
 //
 // A scalar atomic add that cannot change memory (an integer 0, a float
-// -0.0: LLVM's idempotent read-modify-writes) with acquire or relaxed order
-// is a load of that order (nvg.ld_acquire), as Triton lowers the
-// `atomic_add(p, 0)` of spin locks. Triton also takes a float +0.0, which
-// does write: -0.0 + +0.0 is +0.0.
+// -0.0: LLVM's idempotent read-modify-writes) with acquire or relaxed order,
+// whose old value is used, is a load of that order (nvg.ld_acquire), as
+// Triton lowers the `atomic_add(p, 0)` of spin locks. Triton also takes a
+// float +0.0, which does write: -0.0 + +0.0 is +0.0.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Analysis/AccessWidth.h"
@@ -343,7 +343,9 @@ std::optional<
     std::pair<triton::nvgpu::MemSemantic, triton::nvgpu::MemSyncScope>>
 identityAddAsLoad(tt::AtomicRMWOp op) {
   namespace nvg = triton::nvgpu;
-  if (isa<RankedTensorType>(op.getType()))
+  // An unused result keeps the atomic: a load nobody reads is dead code,
+  // and removing it would lose the acquire order (Triton drops it).
+  if (isa<RankedTensorType>(op.getType()) || op->use_empty())
     return std::nullopt;
   auto constant = op.getVal().getDefiningOp<arith::ConstantOp>();
   if (!constant)

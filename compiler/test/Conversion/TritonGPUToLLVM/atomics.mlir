@@ -91,7 +91,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // with acquire or relaxed order is a load of that order by thread 0
 // (nvg.ld_acquire, masked like the atomic), its value published like an
 // old value. Not a float +0.0 (-0.0 + +0.0 writes +0.0), not release
-// order, not a tensor.
+// order, not a tensor, not one whose old value is unused (a dead load would
+// be removed, and the acquire order with it).
 // CHECK-LABEL: llvm.func @identity_adds
 // CHECK: %[[T0:.*]] = llvm.icmp "eq"
 // CHECK: nvg.ld_acquire acquire, gpu, %{{.*}}, %[[T0]] : (!llvm.ptr<1>) -> i32
@@ -100,6 +101,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-NOT: nvg.ld_acquire
 // CHECK: atom.global.gpu.acquire.add.f32
 // CHECK: atom.global.gpu.release.add.u32
+// CHECK: atom.global.gpu.acquire.add.u32
 // CHECK: atom.global.gpu.acquire.add.u32
 // CHECK-NOT: nvg.ld_acquire
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -116,6 +118,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = tt.atomic_rmw fadd, acquire, gpu, %f, %poszero : (!tt.ptr<f32>, f32) -> f32
     %e = tt.atomic_rmw add, release, gpu, %p, %zero : (!tt.ptr<i32>, i32) -> i32
     %t = tt.atomic_rmw add, acquire, gpu, %ps, %zeros : (tensor<128x!tt.ptr<i32>, #b>, tensor<128xi32, #b>) -> tensor<128xi32, #b>
+    %unused = tt.atomic_rmw add, acquire, gpu, %p, %zero : (!tt.ptr<i32>, i32) -> i32
     tt.store %q, %a : !tt.ptr<i32>
     tt.store %f, %b : !tt.ptr<f32>
     tt.store %l, %c : !tt.ptr<i64>
