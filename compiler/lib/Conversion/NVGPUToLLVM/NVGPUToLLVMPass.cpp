@@ -42,6 +42,11 @@ unsigned loadBits(Type type) {
 }
 
 LogicalResult checkLoadAcquire(nvg::LoadAcquireOp op) {
+  // LLVM has no 8-bit float types: such values are loaded as i8.
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+          Float8E5M2FNUZType>(op.getType()))
+    return op.emitOpError("cannot load ")
+           << op.getType() << " in the LLVM dialect: load it as i8";
   if (op.getSem() != nvg::MemSemantic::ACQUIRE &&
       op.getSem() != nvg::MemSemantic::RELAXED)
     return op.emitOpError("a load has no ")
@@ -78,9 +83,10 @@ struct LoadAcquireLowering : public OpRewritePattern<nvg::LoadAcquireOp> {
        << ", [ $" << addr << " + 0 ];";
     Value value =
         createPtxAsm(rewriter, loc, regType, operands, text).getResult(0);
-    if (bits != regBits)
+    unsigned width = type.getIntOrFloatBitWidth();
+    if (width != regBits)
       value = LLVM::TruncOp::create(rewriter, loc,
-                                    rewriter.getIntegerType(bits), value);
+                                    rewriter.getIntegerType(width), value);
     if (value.getType() != type)
       value = LLVM::BitcastOp::create(rewriter, loc, type, value);
     rewriter.replaceOp(op, value);

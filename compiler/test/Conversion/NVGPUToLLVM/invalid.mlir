@@ -95,3 +95,11 @@ llvm.func @tmem() -> !llvm.ptr<6> {
   %0 = nvg.tensor_memory_base
   llvm.return %0 : !llvm.ptr<6>
 }
+
+// -----
+
+llvm.func @fp8_load(%p: !llvm.ptr<1>) {
+  // expected-error @+1 {{cannot load 'f8E5M2' in the LLVM dialect: load it as i8}}
+  %x = nvg.ld_acquire acquire, gpu, %p : (!llvm.ptr<1>) -> f8E5M2
+  llvm.return
+}

@@ -91,13 +91,16 @@ llvm.func @waits(%r: !llvm.struct<(f32, i32, f16, i64, f64)>, %e: !llvm.struct<(
 // CHECK-NEXT: llvm.trunc %{{.*}} : i16 to i8
 // CHECK: "mov.u64 $0, 0x0;\0A\09ld.global.gpu.acquire.b64 $0, [ $1 + 0 ];", "=l,l" {{.*}} -> i64
 // CHECK-NEXT: llvm.bitcast %{{.*}} : i64 to f64
+// CHECK: "mov.u16 $0, 0x0;\0A\09ld.global.gpu.relaxed.b8 $0, [ $1 + 0 ];", "=h,l" {{.*}} -> i16
+// CHECK-NEXT: llvm.trunc %{{.*}} : i16 to i1
 llvm.func @rank_and_loads(%p: !llvm.ptr<1>, %m: i1) {
   %id = nvg.cluster_id
   %x = nvg.ld_acquire acquire, gpu, %p : (!llvm.ptr<1>) -> i32
   %y = nvg.ld_acquire relaxed, sys, %p, %m : (!llvm.ptr<1>) -> f16
   %z = nvg.ld_acquire acquire, cta, %p : (!llvm.ptr<1>) -> i8
   %w = nvg.ld_acquire acquire, gpu, %p : (!llvm.ptr<1>) -> f64
-  "test.use"(%id, %x, %y, %z, %w) : (i32, i32, f16, i8, f64) -> ()
+  %b = nvg.ld_acquire relaxed, gpu, %p : (!llvm.ptr<1>) -> i1
+  "test.use"(%id, %x, %y, %z, %w, %b) : (i32, i32, f16, i8, f64, i1) -> ()
   llvm.return
 }
 
