@@ -43,8 +43,7 @@ unsigned loadBits(Type type) {
 
 LogicalResult checkLoadAcquire(nvg::LoadAcquireOp op) {
   // LLVM has no 8-bit float types: such values are loaded as i8.
-  if (isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-          Float8E5M2FNUZType>(op.getType()))
+  if (!LLVM::isCompatibleType(op.getType()))
     return op.emitOpError("cannot load ")
            << op.getType() << " in the LLVM dialect: load it as i8";
   if (op.getSem() != nvg::MemSemantic::ACQUIRE &&

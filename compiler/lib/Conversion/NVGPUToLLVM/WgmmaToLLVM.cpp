@@ -76,16 +76,8 @@ struct WgmmaLowering : public OpRewritePattern<nvg::WGMMAOp> {
     PtxAsmOperands operands;
     for (unsigned i = 0; i < numD; ++i)
       operands.output(dConstraint);
-    auto members = [&](Value aggregate) {
-      SmallVector<Value> values;
-      auto type = cast<LLVM::LLVMStructType>(aggregate.getType());
-      for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
-        values.push_back(
-            LLVM::ExtractValueOp::create(rewriter, loc, aggregate, i));
-      return values;
-    };
     if (Value c = op.getOpC())
-      for (auto [i, v] : llvm::enumerate(members(c)))
+      for (auto [i, v] : llvm::enumerate(unpackValues(rewriter, loc, c)))
         operands.input(v, std::to_string(i));
 
     std::string text;
@@ -98,7 +90,7 @@ struct WgmmaLowering : public OpRewritePattern<nvg::WGMMAOp> {
        << registerList(0, numD) << ", ";
     Value a = op.getOpA();
     if (isa<LLVM::LLVMStructType>(a.getType())) {
-      SmallVector<Value> regs = members(a);
+      SmallVector<Value> regs = unpackValues(rewriter, loc, a);
       unsigned first = operands.input(regs.front(), "r");
       for (Value r : ArrayRef(regs).drop_front())
         operands.input(r, "r");
@@ -140,10 +132,9 @@ struct WgmmaWaitGroupLowering : public OpRewritePattern<nvg::WGMMAWaitGroupOp> {
     PtxAsmOperands operands;
     for (Type t : type.getBody())
       operands.output(constraintOf(t));
-    for (int64_t i = 0, e = type.getBody().size(); i < e; ++i)
-      operands.input(
-          LLVM::ExtractValueOp::create(rewriter, loc, op.getInput(), i),
-          std::to_string(i));
+    for (auto [i, v] :
+         llvm::enumerate(unpackValues(rewriter, loc, op.getInput())))
+      operands.input(v, std::to_string(i));
     // The register list without its braces.
     std::string regs = registerList(0, type.getBody().size());
     regs = regs.substr(1, regs.size() - 2);

@@ -11,6 +11,7 @@
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -18,10 +19,11 @@ using namespace mlir;
 static constexpr const char kNoDescLowering[] =
     "tgpu has no lowering for tensor descriptors";
 
-static bool isFp8(Type type) {
-  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-             Float8E5M2FNUZType, Float8E4M3B11FNUZType, Float8E4M3Type>(
-      getElementTypeOrSelf(type));
+// A float type LLVM does not have (the 8-bit floats): its values travel as
+// integers of their width.
+static bool isFloatLLVMLacks(Type type) {
+  Type elem = getElementTypeOrSelf(type);
+  return isa<FloatType>(elem) && !LLVM::isCompatibleFloatingPointType(elem);
 }
 
 static bool isTensorDesc(Type type) {
@@ -76,8 +78,8 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
     if (isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
             op->getDialect()) &&
         !isa<arith::SelectOp, arith::BitcastOp, arith::ConstantOp>(op) &&
-        (llvm::any_of(op->getOperandTypes(), isFp8) ||
-         llvm::any_of(op->getResultTypes(), isFp8))) {
+        (llvm::any_of(op->getOperandTypes(), isFloatLLVMLacks) ||
+         llvm::any_of(op->getResultTypes(), isFloatLLVMLacks))) {
       op->emitOpError("has no lowering on 8-bit floats: they only move "
                       "(select, bitcast) and convert (tt.fp_to_fp)");
       return WalkResult::interrupt();

@@ -93,33 +93,22 @@ SmallVector<Value> emitWgmma(RewriterBase &rewriter, Location loc,
                              nvg::WGMMAEltType abType, nvg::WGMMAEltType dType,
                              bool transA, bool transB) {
   MLIRContext *ctx = rewriter.getContext();
-  auto structType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(numD, dRegType));
-  auto pack = [&](ArrayRef<Value> values) -> Value {
-    Value s = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (auto [i, v] : llvm::enumerate(values))
-      s = LLVM::InsertValueOp::create(rewriter, loc, s, v, i);
-    return s;
+  auto structOf = [&](Type t, size_t n) {
+    return LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(n, t));
   };
-  Value opA = a[0];
-  if (a.size() > 1) {
-    auto aType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(a.size(), rewriter.getI32Type()));
-    opA = LLVM::UndefOp::create(rewriter, loc, aType);
-    for (auto [i, v] : llvm::enumerate(a))
-      opA = LLVM::InsertValueOp::create(rewriter, loc, opA, v, i);
-  }
-  Value opC = acc ? pack(*acc) : Value();
+  Type structType = structOf(dRegType, numD);
+  Value opA = a.size() == 1
+                  ? a[0]
+                  : packValues(rewriter, loc,
+                               structOf(rewriter.getI32Type(), a.size()), a);
+  Value opC = acc ? packValues(rewriter, loc, structType, *acc) : Value();
   auto layout = [](bool transposed, bool isB) {
     return transposed != isB ? nvg::WGMMALayout::col : nvg::WGMMALayout::row;
   };
   Value d = nvg::WGMMAOp::create(rewriter, loc, structType, opA, descB, useC,
                                  opC, 64, tileN, tileK, dType, abType, abType,
                                  layout(transA, false), layout(transB, true));
-  SmallVector<Value> result;
-  for (int i = 0; i < numD; ++i)
-    result.push_back(LLVM::ExtractValueOp::create(rewriter, loc, d, i));
-  return result;
+  return unpackValues(rewriter, loc, d);
 }
 
 // `values` after a wgmma.wait_group with `pendings` groups left: one
@@ -162,14 +151,13 @@ SmallVector<Value> emitWaitGroup(RewriterBase &rewriter, Location loc,
     types.push_back(v.getType());
   auto structType =
       LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
-  Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
-  for (auto [i, v] : llvm::enumerate(members))
-    packed = LLVM::InsertValueOp::create(rewriter, loc, packed, v, i);
-  Value waited = nvg::WGMMAWaitGroupOp::create(rewriter, loc, structType,
-                                               packed, uint32_t(pendings));
+  Value waited = nvg::WGMMAWaitGroupOp::create(
+      rewriter, loc, structType, packValues(rewriter, loc, structType, members),
+      uint32_t(pendings));
+  SmallVector<Value> waitedMembers = unpackValues(rewriter, loc, waited);
   SmallVector<Value> result(values.begin(), values.end());
   for (size_t m = 0; m < members.size(); ++m) {
-    Value v = LLVM::ExtractValueOp::create(rewriter, loc, waited, m);
+    Value v = waitedMembers[m];
     size_t at = firstIndex[m];
     if (!pairTypes[m]) {
       result[at] = v;
