@@ -89,11 +89,6 @@ struct ArithMathOnTensors : public ConversionPattern {
     Location loc = op->getLoc();
     SmallVector<Value> results;
     for (auto &args : perRegister(rewriter, loc, operands, regs)) {
-      if (onBits && isa<arith::SelectOp>(op)) {
-        results.push_back(
-            LLVM::SelectOp::create(rewriter, loc, args[0], args[1], args[2]));
-        continue;
-      }
       OperationState state(loc, op->getName(), args, {elemType},
                            op->getAttrs());
       results.push_back(rewriter.create(state)->getResult(0));
