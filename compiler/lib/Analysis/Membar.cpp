@@ -8,6 +8,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::tgpu;
@@ -20,10 +21,60 @@ namespace {
 // Half-open byte ranges [first, second).
 using Range = std::pair<int64_t, int64_t>;
 
-bool overlaps(const std::set<Range> &a, const std::set<Range> &b) {
-  for (const Range &x : a)
-    for (const Range &y : b)
-      if (x.first < y.second && y.first < x.second)
+// What kind of op made an access: the mbarrier ops are ordered among
+// themselves by the barrier's own phases, so some pairs of them need no
+// bar.sync between them even though both touch the barrier's bytes.
+enum class AccessKind {
+  Other,
+  InitBarrier,
+  InvalBarrier,
+  WaitBarrier,
+  BarrierExpect,
+};
+
+// Whether an access of kind `after` may follow one of kind `before` on the
+// same bytes without a bar.sync (Triton 3.6's rules for NVIDIA):
+// - initialising (or invalidating) the barriers of an array one after the
+//   other is fine;
+// - waits, expects (and TMA loads) on a barrier may happen in any order in
+//   different threads: the barrier orders them;
+// - after a wait (or a TMA load), every thread's later access is ordered by
+//   the barrier's completed phase, except an invalidation;
+// - but two waits in a row need one: a warp that passed both could
+//   otherwise re-arm the barrier before a slower warp saw the first phase.
+bool skipsBarSync(AccessKind before, AccessKind after) {
+  using K = AccessKind;
+  if (before == K::InitBarrier && after == K::InitBarrier)
+    return true;
+  if (before == K::InvalBarrier && after == K::InvalBarrier)
+    return true;
+  if (before == K::WaitBarrier && after == K::WaitBarrier)
+    return false;
+  auto isUnordered = [](K k) {
+    return k == K::WaitBarrier || k == K::BarrierExpect;
+  };
+  if (isUnordered(before) && isUnordered(after))
+    return true;
+  return before == K::WaitBarrier && after != K::InvalBarrier;
+}
+
+struct Access {
+  Range range;
+  AccessKind kind = AccessKind::Other;
+  bool operator<(const Access &o) const {
+    return std::tie(range, kind) < std::tie(o.range, o.kind);
+  }
+  bool operator==(const Access &o) const {
+    return range == o.range && kind == o.kind;
+  }
+};
+
+// Whether some access of `next` races with one of `prev` (the earlier).
+bool overlaps(const std::set<Access> &prev, const std::set<Access> &next) {
+  for (const Access &x : prev)
+    for (const Access &y : next)
+      if (x.range.first < y.range.second && y.range.first < x.range.second &&
+          !skipsBarSync(x.kind, y.kind))
         return true;
   return false;
 }
@@ -31,7 +82,7 @@ bool overlaps(const std::set<Range> &a, const std::set<Range> &b) {
 // The shared-memory ranges read and written since the last barrier (or, for
 // one op, by that op).
 struct Accesses {
-  std::set<Range> reads, writes;
+  std::set<Access> reads, writes;
 
   bool empty() const { return reads.empty() && writes.empty(); }
   void join(const Accesses &other) {
@@ -43,8 +94,8 @@ struct Accesses {
   }
   // Whether `next`, after these, races without a barrier in between.
   bool conflictsWith(const Accesses &next) const {
-    return overlaps(next.reads, writes) || overlaps(next.writes, writes) ||
-           overlaps(next.writes, reads);
+    return overlaps(writes, next.reads) || overlaps(writes, next.writes) ||
+           overlaps(reads, next.writes);
   }
 };
 
@@ -70,25 +121,32 @@ private:
                   : wholeRange();
   }
 
+  // The bytes of the mbarrier `barrier` (a 1xi64 memdesc) points to.
+  Range barrierRange(Value barrier) const {
+    return rangeOf(allocation.getBufferOfMemDesc(barrier));
+  }
+
   Accesses accessesOf(Operation *op) const {
     Accesses acc;
     if (const auto *buffer = allocation.getBufferOf(op)) {
       Range range = rangeOf(buffer);
       if (buffer->scratch) {
-        acc.reads.insert(range);
-        acc.writes.insert(range);
+        acc.reads.insert({range});
+        acc.writes.insert({range});
       } else if (cast<ttg::LocalAllocOp>(op).getSrc()) {
-        acc.writes.insert(range);
+        acc.writes.insert({range});
       }
     } else if (auto store = dyn_cast<ttg::LocalStoreOp>(op)) {
-      acc.writes.insert(rangeOf(allocation.getBufferOfMemDesc(store.getDst())));
+      acc.writes.insert(
+          {rangeOf(allocation.getBufferOfMemDesc(store.getDst()))});
     } else if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
       // Its writes land later, but it must not start while another thread
       // still reads the slot; the read after the wait is ordered by the
       // barrier that follows every async_wait.
-      acc.writes.insert(rangeOf(allocation.getBufferOfMemDesc(copy.getDst())));
+      acc.writes.insert(
+          {rangeOf(allocation.getBufferOfMemDesc(copy.getDst()))});
     } else if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
-      acc.reads.insert(rangeOf(allocation.getBufferOfMemDesc(load.getSrc())));
+      acc.reads.insert({rangeOf(allocation.getBufferOfMemDesc(load.getSrc()))});
     } else if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op)) {
       // wgmma reads its buffers from when it is issued until a
       // warp_group_dot_wait covers it, in each warp group on its own: a
@@ -96,16 +154,39 @@ private:
       // that wait (the pipeliner puts the waits before the refills).
       for (Value operand : {Value(dot.getA()), Value(dot.getB())})
         if (isa<ttg::MemDescType>(operand.getType()))
-          acc.reads.insert(rangeOf(allocation.getBufferOfMemDesc(operand)));
+          acc.reads.insert({rangeOf(allocation.getBufferOfMemDesc(operand))});
+    } else if (auto init = dyn_cast<ttng::InitBarrierOp>(op)) {
+      acc.writes.insert(
+          {barrierRange(init.getAlloc()), AccessKind::InitBarrier});
+    } else if (auto inval = dyn_cast<ttng::InvalBarrierOp>(op)) {
+      acc.writes.insert(
+          {barrierRange(inval.getAlloc()), AccessKind::InvalBarrier});
+    } else if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
+      Access a{barrierRange(wait.getAlloc()), AccessKind::WaitBarrier};
+      acc.reads.insert(a);
+      acc.writes.insert(a);
+    } else if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
+      Access a{barrierRange(expect.getAlloc()), AccessKind::BarrierExpect};
+      acc.reads.insert(a);
+      acc.writes.insert(a);
+    } else if (auto arrive = dyn_cast<ttng::AsyncCopyMbarrierArriveOp>(op)) {
+      acc.writes.insert({barrierRange(arrive.getBarrier())});
+    } else if (isa<ttng::ArriveBarrierOp>(op) &&
+               allocation.getTotalBytes() > 0) {
+      // An arrival may release other threads that then read what this
+      // thread wrote: every earlier access must be complete before it.
+      acc.reads.insert({wholeRange()});
+      acc.writes.insert({wholeRange()});
     } else if (isa<tt::CallOp>(op) && allocation.getTotalBytes() > 0) {
       // The callee is not analysed: it may touch any byte.
-      acc.reads.insert(wholeRange());
-      acc.writes.insert(wholeRange());
+      acc.reads.insert({wholeRange()});
+      acc.writes.insert({wholeRange()});
     }
     // Empty ranges (zero-byte buffers) touch nothing.
-    for (std::set<Range> *ranges : {&acc.reads, &acc.writes})
-      for (auto it = ranges->begin(); it != ranges->end();)
-        it = it->first >= it->second ? ranges->erase(it) : std::next(it);
+    for (std::set<Access> *set : {&acc.reads, &acc.writes})
+      for (auto it = set->begin(); it != set->end();)
+        it = it->range.first >= it->range.second ? set->erase(it)
+                                                 : std::next(it);
     return acc;
   }
 
@@ -143,11 +224,12 @@ private:
   Accesses visitOp(Operation *op, Accesses state) {
     if (isBarrier(op))
       return Accesses();
-    if (isa<ttg::AsyncWaitOp>(op)) {
+    if (isa<ttg::AsyncWaitOp, ttng::TMAStoreWaitOp>(op)) {
       // cp.async.wait_group completes the calling thread's copies only: a
       // barrier right after it makes every thread's visible before anyone
       // reads them. Simpler than tracking which groups a wait covers, and
-      // what Triton does.
+      // what Triton does. The same for a TMA store's wait: the buffer it
+      // read may be rewritten by any thread after it.
       Operation *next = op->getNextNode();
       if (next && !isBarrier(next))
         barriers.insert(next);

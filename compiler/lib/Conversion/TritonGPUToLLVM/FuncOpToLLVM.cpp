@@ -54,18 +54,38 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
       func.setLinkage(LLVM::Linkage::Internal);
     }
     // Pointer arguments Triton marks divisible by 16 are that aligned.
-    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (auto div = op.getArgAttrOfType<IntegerAttr>(i, "tt.divisibility"))
         if (isa<LLVM::LLVMPointerType>(signature.getConvertedTypes()[i]) &&
             div.getInt() > 0 && llvm::isPowerOf2_64(div.getInt()))
           func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                           rewriter.getI64IntegerAttr(div.getInt()));
+      if (op.getArgAttr(i, "tt.nv_tma_desc"))
+        markTmaDescriptorArg(func, i, rewriter);
+    }
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), *typeConverter,
                                            &signature)))
       return op.emitError("cannot lower the function body's block types");
     rewriter.eraseOp(op);
     return success();
+  }
+
+  // A kernel argument marked `tt.nv_tma_desc = 1` (checkTmaDescriptorArgs)
+  // is a CUtensorMap passed by value, as Triton passes it: a pointer to a
+  // 128-byte, 64-byte aligned byval parameter that stays in the parameter
+  // space (nvvm.grid_constant), whose address the TMA instructions take.
+  // PTX: `.param .align 64 .b8 name[128]`.
+  static void markTmaDescriptorArg(LLVM::LLVMFuncOp func, unsigned i,
+                                   RewriterBase &rewriter) {
+    MLIRContext *ctx = rewriter.getContext();
+    func.setArgAttr(
+        i, LLVM::LLVMDialect::getByValAttrName(),
+        TypeAttr::get(LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128)));
+    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                    UnitAttr::get(ctx));
+    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                    rewriter.getI32IntegerAttr(64));
   }
 
   LoweringInfo info;
@@ -118,6 +138,31 @@ struct ProgramQueryLowering : public ConvertOpToLLVMPattern<SourceOp> {
 };
 
 } // namespace
+
+LogicalResult mlir::tgpu::checkTmaDescriptorArgs(ModuleOp module) {
+  for (auto op : module.getOps<tt::FuncOp>()) {
+    for (unsigned i = 0; i < op.getNumArguments(); ++i) {
+      Attribute mark = op.getArgAttr(i, "tt.nv_tma_desc");
+      if (!mark)
+        continue;
+      auto value = dyn_cast<IntegerAttr>(mark);
+      Location loc = op.isExternal() ? op.getLoc() : op.getArgument(i).getLoc();
+      auto diag = [&]() {
+        return emitError(loc)
+               << "argument " << i << " of @" << op.getName() << ": ";
+      };
+      if (!value || value.getInt() != 1)
+        return diag() << "tt.nv_tma_desc must be 1, not " << mark;
+      if (!op.isPublic())
+        return diag() << "tt.nv_tma_desc marks kernel arguments; @"
+                      << op.getName() << " is not a kernel";
+      if (!isa<tt::PointerType>(op.getArgumentTypes()[i]))
+        return diag() << "tt.nv_tma_desc needs a pointer, not "
+                      << op.getArgumentTypes()[i];
+    }
+  }
+  return success();
+}
 
 void mlir::tgpu::populateFuncOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,

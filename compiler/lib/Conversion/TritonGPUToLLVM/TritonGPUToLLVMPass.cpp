@@ -141,7 +141,10 @@ public:
         failed(mlir::tgpu::checkMathOpsLowerable(module)) ||
         failed(mlir::tgpu::checkElementwiseOpsLowerable(
             module, info.computeCapability)) ||
-        failed(mlir::tgpu::checkDotOpsLowerable(module)))
+        failed(mlir::tgpu::checkDotOpsLowerable(module)) ||
+        failed(mlir::tgpu::checkAsyncOpsLowerable(module,
+                                                  info.computeCapability)) ||
+        failed(mlir::tgpu::checkTmaDescriptorArgs(module)))
       return signalPassFailure();
     rewriteFloatToBoolCasts(module);
     rewriteBoolToFloatCasts(module);
@@ -182,6 +185,8 @@ public:
     mlir::tgpu::populateDotOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populateMmaDotOpToLLVMPatterns(converter, patterns);
     mlir::tgpu::populateWgmmaOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateMbarrierOpToLLVMPatterns(converter, patterns, info);
+    mlir::tgpu::populateTmaOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateAtomicOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateMemoryOpToLLVMPatterns(converter, patterns, info);
     mlir::tgpu::populateAsyncCopyOpToLLVMPatterns(converter, patterns, info);

@@ -1,9 +1,9 @@
 // What tgpu reads and verifies but cannot lower yet: warp specialization and
 // the ttg ops of Triton's later passes, tt.map_elementwise, tt.dot_scaled, the
-// ttng dialect's ops other than wgmma's (mbarriers, TMA, clusters) and anything
-// that carries a tensor descriptor. Checked before any pass runs, so that a
-// kernel using one gets a located "not supported yet" error instead of a pass
-// failing on an op it was never written for.
+// ttng dialect's ops other than wgmma's and the mbarriers' (TMA, clusters) and
+// anything that carries a tensor descriptor. Checked before any pass runs, so
+// that a kernel using one gets a located "not supported yet" error instead of a
+// pass failing on an op it was never written for.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
@@ -67,7 +67,10 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
     namespace ttng = triton::nvidia_gpu;
     if (isa_and_nonnull<ttng::TritonNvidiaGPUDialect>(op->getDialect()) &&
         !isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp,
-             ttng::FenceAsyncSharedOp>(op)) {
+             ttng::FenceAsyncSharedOp, ttng::InitBarrierOp,
+             ttng::InvalBarrierOp, ttng::BarrierExpectOp, ttng::ArriveBarrierOp,
+             ttng::WaitBarrierOp, ttng::AsyncCopyMbarrierArriveOp,
+             ttng::TMAStoreWaitOp>(op)) {
       op->emitOpError(
           "is not supported yet: tgpu has no lowering for ttng ops");
       return WalkResult::interrupt();

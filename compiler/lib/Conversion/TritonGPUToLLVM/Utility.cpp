@@ -665,9 +665,13 @@ LLVM::InlineAsmOp mlir::tgpu::createPtxAsm(RewriterBase &rewriter, Location loc,
                                            const PtxAsmOperands &operands,
                                            StringRef text) {
   MLIRContext *ctx = rewriter.getContext();
+  // An instruction without outputs is typed `-> !llvm.void`, as Triton's
+  // are (LLVM translates both forms alike).
+  Type voidType = LLVM::LLVMVoidType::get(ctx);
   return LLVM::InlineAsmOp::create(
-      rewriter, loc, results, operands.inputs(), text,
-      operands.constraintString(), /*has_side_effects=*/true,
+      rewriter, loc, results.empty() ? TypeRange(voidType) : results,
+      operands.inputs(), text, operands.constraintString(),
+      /*has_side_effects=*/true,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
       ArrayAttr::get(ctx, {}));

@@ -70,7 +70,7 @@ llvm.func @wgmma_tf32_bf16(%a: i64, %b: i64, %use: i1) {
 // constraint; an empty struct waits without operands.
 // CHECK-LABEL: llvm.func @waits
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "// wait for regs: $0,$1,$2,$3,$4\0A\09wgmma.wait_group.sync.aligned 2;", "=f,=r,=h,=l,=d,0,1,2,3,4" {{.*}} : (f32, i32, f16, i64, f64) -> !llvm.struct<(f32, i32, f16, i64, f64)>
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "wgmma.wait_group.sync.aligned 0;", ""  : () -> ()
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "wgmma.wait_group.sync.aligned 0;", ""  : () -> !llvm.void
 // CHECK-NOT: nvg.
 llvm.func @waits(%r: !llvm.struct<(f32, i32, f16, i64, f64)>, %e: !llvm.struct<()>) {
   %a = nvg.wgmma_wait_group %r {pendings = 2 : i32} : !llvm.struct<(f32, i32, f16, i64, f64)>

@@ -365,3 +365,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tt.nv_tma_desc marks a by-value CUtensorMap: 1, on a pointer argument of
+// a kernel.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  // expected-error @+1 {{argument 0 of @desc_value: tt.nv_tma_desc must be 1, not 2 : i32}}
+  tt.func public @desc_value(%d: !tt.ptr<i8> {tt.nv_tma_desc = 2 : i32}) {
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  // expected-error @+1 {{argument 0 of @desc_not_kernel: tt.nv_tma_desc marks kernel arguments; @desc_not_kernel is not a kernel}}
+  tt.func private @desc_not_kernel(%d: !tt.ptr<i8> {tt.nv_tma_desc = 1 : i32}) {
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  // expected-error @+1 {{argument 0 of @desc_not_pointer: tt.nv_tma_desc needs a pointer, not 'i64'}}
+  tt.func public @desc_not_pointer(%d: i64 {tt.nv_tma_desc = 1 : i32}) {
+    tt.return
+  }
+}

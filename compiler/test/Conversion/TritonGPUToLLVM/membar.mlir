@@ -237,3 +237,53 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return %r : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// mbarrier ops (Triton's rules): a barrier after the initialisation (done by
+// one thread) before anyone uses the barrier, none between initialisations
+// of a barrier array, none among expects and waits (the barrier orders
+// them), two waits in a row on one barrier get one; an arrival needs every
+// earlier access done.
+// Barriers are 8 bytes: B0 at [0, 8), B1 at [8, 16); A at [16, 1040).
+// CHECK-LABEL: tt.func @mbarriers
+// CHECK: ttng.init_barrier %[[B0:.*]], 1
+// CHECK-NEXT: ttng.init_barrier %[[B1:.*]], 1
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttng.barrier_expect %[[B0]]
+// CHECK-NEXT: ttng.wait_barrier %[[B0]]
+// CHECK-NEXT: ttng.wait_barrier %[[B1]]
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttng.wait_barrier %[[B0]]
+// CHECK-NEXT: ttg.local_load
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttg.local_store
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttng.arrive_barrier %[[B1]]
+// CHECK-NEXT: ttg.barrier local
+// CHECK-NEXT: ttng.inval_barrier %[[B0]]
+// CHECK-NEXT: ttng.inval_barrier %[[B1]]
+// CHECK-NEXT: tt.return
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @mbarriers(%t: tensor<16x16xf32, #b>, %phase: i32, %pred: i1) {
+    %b0 = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %b1 = ttg.local_alloc {allocation.offset = 8 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %a = ttg.local_alloc {allocation.offset = 16 : i32} : () -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    ttng.init_barrier %b0, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.init_barrier %b1, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.barrier_expect %b0, 1024, %pred : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.wait_barrier %b0, %phase : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.wait_barrier %b1, %phase : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.wait_barrier %b0, %phase : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %0 = ttg.local_load %a : !ttg.memdesc<16x16xf32, #shared, #smem, mutable> -> tensor<16x16xf32, #b>
+    ttg.local_store %t, %a : tensor<16x16xf32, #b> -> !ttg.memdesc<16x16xf32, #shared, #smem, mutable>
+    ttng.arrive_barrier %b1, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.inval_barrier %b0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.inval_barrier %b1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}

@@ -125,3 +125,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A linear layout larger than its tensor is fitted to it, as in Triton:
+// the lane and warp bases past dim 0's size 1 broadcast, and the four zero
+// register bases keep 16 registers per thread, all of the same element.
+#linear = #ttg.linear<{register = [[0, 0], [0, 0], [0, 0], [0, 0]], lane = [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func internal @linear_larger_than_tensor
+  // CHECK-SAME: -> !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
+  tt.func private @linear_larger_than_tensor(%x: tensor<1x4xi32, #linear>) -> tensor<1x4xi32, #linear> {
+    tt.return %x : tensor<1x4xi32, #linear>
+  }
+}

@@ -160,9 +160,9 @@ tt.func @rank_mismatch(%x: tensor<16xf32, #blocked>) {
 
 // -----
 
-#linear = #ttg.linear<{register = [[0, 8]], lane = [], warp = [], block = []}>
-// expected-error @+1 {{#ttg.linear basis entry 8 is outside dimension 1 of size 4}}
-tt.func @linear_out_of_range(%x: tensor<2x4xf32, #linear>) {
+#linear = #ttg.linear<{register = [[0, 1]], lane = [], warp = [], block = []}>
+// expected-error @+1 {{#ttg.linear layout has rank 2 but the tensor has rank 1}}
+tt.func @linear_rank_mismatch(%x: tensor<2xf32, #linear>) {
   tt.return
 }
 

@@ -41,10 +41,10 @@ LogicalResult checkDotOpsLowerable(ModuleOp module);
 // Fails, with a located "not supported yet" diagnostic, on the first op (or
 // function signature) that uses what tgpu reads and verifies but does not
 // compile: warp specialization and the pipeliner's ttg ops, tt.map_elementwise,
-// tt.dot_scaled, ttng ops other than wgmma's, !tt.tensordesc values. The
-// lowering and the passes before it (shared memory allocation, barriers) call
-// it first, and so does tgpu::Compiler before any pass, so none of them meets
-// such an op.
+// tt.dot_scaled, ttng ops other than wgmma's and the mbarriers', !tt.tensordesc
+// values. The lowering and the passes before it (shared memory allocation,
+// barriers) call it first, and so does tgpu::Compiler before any pass, so none
+// of them meets such an op.
 LogicalResult checkOpsSupported(ModuleOp module);
 
 // The external llvm.func `name` of `type`, declared at the top of `op`'s
@@ -59,6 +59,21 @@ getOrDeclareExternalFunction(RewriterBase &rewriter, Operation *op,
 void populateWgmmaOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const LoweringInfo &info);
+// The mbarrier ops (init, inval, expect, arrive, wait) and
+// ttng.async_copy_mbarrier_arrive, as Triton writes them.
+void populateMbarrierOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      const LoweringInfo &info);
+// Fails, with a diagnostic, on a `tt.nv_tma_desc` argument mark that is not
+// 1 on a pointer argument of a kernel.
+LogicalResult checkTmaDescriptorArgs(ModuleOp module);
+// Fails, with a diagnostic, on an mbarrier or TMA op in a form that needs
+// sm_90 when `computeCapability` is older.
+LogicalResult checkAsyncOpsLowerable(ModuleOp module, int computeCapability);
+// The TMA ops lowered so far: ttng.async_tma_store_wait.
+void populateTmaOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const LoweringInfo &info);
 // fence.proxy.async.shared::cta (::cluster): orders this thread's earlier
 // generic-proxy shared-memory writes before async-proxy reads (wgmma, TMA).
 void emitFenceProxyAsyncShared(RewriterBase &rewriter, Location loc,

@@ -704,17 +704,9 @@ LogicalResult LinearEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
   // A layout with no bases at all owns a single element and fits any rank.
   if (getRank() == 0)
     return success();
-  if (failed(checkRank(emitError, "linear", getRank(), shape)))
-    return failure();
-  // Every basis must stay inside the tensor.
-  ArrayRef<int32_t> all[] = {getRegisterBases(), getLaneBases(), getWarpBases(),
-                             getBlockBases()};
-  for (ArrayRef<int32_t> flat : all)
-    for (size_t i = 0; i < flat.size(); ++i)
-      if (flat[i] >= shape[i % getRank()])
-        return emitError() << "#ttg.linear basis entry " << flat[i] << " is outside dimension "
-                           << i % getRank() << " of size " << shape[i % getRank()];
-  return success();
+  // Bases may reach past the tensor, as in Triton: the layout is fitted to
+  // the shape (bases beyond it broadcast), like a blocked layout's tile.
+  return checkRank(emitError, "linear", getRank(), shape);
 }
 
 //===----------------------------------------------------------------------===//

@@ -187,16 +187,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A #ttg.linear is made for one shape: tt.broadcast (one attribute on both
-// sides) cannot carry the 4x8x4 one up to its 1x8x1 operand: the broadcast
-// stays blocked. fuzz_pipeline found the pass making
-// tensor<1x8x1xi32, #linear>, which verified in memory but not when
-// parsed (corpus/regressions/fuzz_pipeline/round-trip-broadcast-linear.ttgir);
-// the second RUN line parses this file's output again.
+// The convert moves back through tt.broadcast, whose operand then takes
+// the 4x8x4 #ttg.linear too: a linear layout is fitted to each shape (its
+// bases past the size-1 dims broadcast), as in Triton. fuzz_pipeline once
+// found the pass making tensor<1x8x1xi32, #linear> when tgpu rejected such
+// types on parsing (corpus/regressions/fuzz_pipeline/
+// round-trip-broadcast-linear.ttgir); the second RUN line parses this
+// file's output again.
 // CHECK-LABEL: tt.func @broadcast_into_linear
-// CHECK-NOT: tensor<1x8x1xi32, #linear>
-// CHECK: tt.broadcast %arg1 : tensor<1x8x1xi32, #blocked> -> tensor<4x8x4xi32, #blocked>
-// CHECK-NOT: tensor<1x8x1xi32, #linear>
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg1 : tensor<1x8x1xi32, #blocked> -> tensor<1x8x1xi32, #linear>
+// CHECK-NEXT: tt.broadcast %[[C]] : tensor<1x8x1xi32, #linear> -> tensor<4x8x4xi32, #linear>
+// CHECK-NOT: ttg.convert_layout
 // CHECK: tt.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [4, 8, 1], warpsPerCTA = [1, 1, 4], order = [0, 1, 2]}>
 #linear = #ttg.linear<{register = [], lane = [[0, 1, 0], [2, 0, 0], [0, 0, 1], [0, 0, 2], [0, 2, 0]], warp = [[0, 4, 0], [1, 0, 0]], block = []}>

@@ -440,10 +440,9 @@ def TTNG_TMAStoreWaitOp : TTNG_Op<"async_tma_store_wait"> {
     Waits until at most `pendings` of the thread's TMA stores / reductions
     have not yet finished reading their shared-memory source (PTX
     `cp.async.bulk.wait_group.read`), after which those buffers may be
-    written again. Triton's barrier analysis treats it as a wait on
-    memory (its `MemWaitOpTrait`); tgpu's has no such rule yet, which
-    does not matter while no TTGIR with it is compiled. No declared
-    memory effects: no pass removes or moves it. Verified: `pendings` is
+    written again. The barrier analysis puts a CTA barrier after it, as
+    after `ttg.async_wait`. No declared memory effects: no pass removes
+    or moves it. Verified: `pendings` is
     not negative. See `ttng.async_tma_copy_global_to_local` for an
     example.
   }];
