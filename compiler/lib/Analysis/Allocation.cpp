@@ -102,8 +102,10 @@ SharedMemoryAllocation::collectBuffers(FunctionOpInterface func,
       Buffer buffer{op, /*scratch=*/false, *bytes};
       if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(
               alloc.getType().getEncoding()))
-        buffer.alignment = std::max<int64_t>(
-            kSharedMemoryAlignment, 8 * int64_t(nvmma.getSwizzlingByteWidth()));
+        // A swizzle period (wgmma and TMA compute the swizzle from the
+        // address), and at least the 128 bytes TMA needs.
+        buffer.alignment =
+            std::max<int64_t>(128, 8 * int64_t(nvmma.getSwizzlingByteWidth()));
       buffer.liveBegin = id[op];
       buffer.liveEnd = id[op];
       // Follow the buffer's views; a use in a nested region keeps it live

@@ -30,6 +30,7 @@ enum class AccessKind {
   InvalBarrier,
   WaitBarrier,
   BarrierExpect,
+  TmaLoad,
 };
 
 // Whether an access of kind `after` may follow one of kind `before` on the
@@ -51,11 +52,12 @@ bool skipsBarSync(AccessKind before, AccessKind after) {
   if (before == K::WaitBarrier && after == K::WaitBarrier)
     return false;
   auto isUnordered = [](K k) {
-    return k == K::WaitBarrier || k == K::BarrierExpect;
+    return k == K::WaitBarrier || k == K::BarrierExpect || k == K::TmaLoad;
   };
   if (isUnordered(before) && isUnordered(after))
     return true;
-  return before == K::WaitBarrier && after != K::InvalBarrier;
+  return (before == K::WaitBarrier || before == K::TmaLoad) &&
+         after != K::InvalBarrier;
 }
 
 struct Access {
@@ -169,6 +171,17 @@ private:
       Access a{barrierRange(expect.getAlloc()), AccessKind::BarrierExpect};
       acc.reads.insert(a);
       acc.writes.insert(a);
+    } else if (auto tma = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
+      // The copy lands through the async proxy and completes on the
+      // barrier: readers wait on that, not on a bar.sync.
+      Access bar{barrierRange(tma.getBarrier()), AccessKind::TmaLoad};
+      acc.reads.insert(bar);
+      acc.writes.insert(bar);
+      acc.writes.insert(
+          {rangeOf(allocation.getBufferOfMemDesc(tma.getResult())),
+           AccessKind::TmaLoad});
+    } else if (auto tma = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op)) {
+      acc.reads.insert({rangeOf(allocation.getBufferOfMemDesc(tma.getSrc()))});
     } else if (auto arrive = dyn_cast<ttng::AsyncCopyMbarrierArriveOp>(op)) {
       acc.writes.insert({barrierRange(arrive.getBarrier())});
     } else if (isa<ttng::ArriveBarrierOp>(op) &&

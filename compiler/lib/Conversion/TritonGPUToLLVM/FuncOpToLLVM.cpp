@@ -60,7 +60,8 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
             div.getInt() > 0 && llvm::isPowerOf2_64(div.getInt()))
           func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                           rewriter.getI64IntegerAttr(div.getInt()));
-      if (op.getArgAttr(i, "tt.nv_tma_desc"))
+      if (op.getArgAttr(i, "tt.nv_tma_desc") ||
+          (isKernel && isa<tt::TensorDescType>(type.getInput(i))))
         markTmaDescriptorArg(func, i, rewriter);
     }
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
@@ -72,10 +73,10 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
   }
 
   // A kernel argument marked `tt.nv_tma_desc = 1` (checkTmaDescriptorArgs)
-  // is a CUtensorMap passed by value, as Triton passes it: a pointer to a
-  // 128-byte, 64-byte aligned byval parameter that stays in the parameter
-  // space (nvvm.grid_constant), whose address the TMA instructions take.
-  // PTX: `.param .align 64 .b8 name[128]`.
+  // or of type !tt.tensordesc is a CUtensorMap passed by value, as Triton
+  // passes it: a pointer to a 128-byte, 64-byte aligned byval parameter that
+  // stays in the parameter space (nvvm.grid_constant), whose address the TMA
+  // instructions take. PTX: `.param .align 64 .b8 name[128]`.
   static void markTmaDescriptorArg(LLVM::LLVMFuncOp func, unsigned i,
                                    RewriterBase &rewriter) {
     MLIRContext *ctx = rewriter.getContext();
@@ -156,7 +157,7 @@ LogicalResult mlir::tgpu::checkTmaDescriptorArgs(ModuleOp module) {
       if (!op.isPublic())
         return diag() << "tt.nv_tma_desc marks kernel arguments; @"
                       << op.getName() << " is not a kernel";
-      if (!isa<tt::PointerType>(op.getArgumentTypes()[i]))
+      if (!isa<tt::PointerType, tt::TensorDescType>(op.getArgumentTypes()[i]))
         return diag() << "tt.nv_tma_desc needs a pointer, not "
                       << op.getArgumentTypes()[i];
     }

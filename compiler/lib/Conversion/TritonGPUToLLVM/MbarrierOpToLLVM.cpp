@@ -180,14 +180,15 @@ LogicalResult mlir::tgpu::checkAsyncOpsLowerable(ModuleOp module,
   if (computeCapability >= 90)
     return success();
   // The sm_90 forms (ptxas 13.0 rejects them for sm_80): expect_tx, an
-  // arrival count, and the bulk (TMA) copies' waits.
+  // arrival count, the bulk (TMA) copies and their waits.
   WalkResult result = module.walk([&](Operation *op) {
     const char *what = nullptr;
     if (isa<ttng::BarrierExpectOp>(op))
       what = "mbarrier.expect_tx";
     else if (auto arrive = dyn_cast<ttng::ArriveBarrierOp>(op))
       what = arrive.getCount() > 1 ? "mbarrier.arrive with a count" : nullptr;
-    else if (isa<ttng::TMAStoreWaitOp>(op))
+    else if (isa<ttng::TMAStoreWaitOp, ttng::AsyncTMACopyGlobalToLocalOp,
+                 ttng::AsyncTMACopyLocalToGlobalOp>(op))
       what = "bulk async copies";
     if (!what)
       return WalkResult::advance();

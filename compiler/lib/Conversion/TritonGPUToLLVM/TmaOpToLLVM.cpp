@@ -1,19 +1,237 @@
-// The Tensor Memory Accelerator's ops: ttng.async_tma_store_wait waits
-// until at most `pendings` of the thread's bulk (TMA) store groups still
-// read their shared-memory source (cp.async.bulk.wait_group.read, sm_90:
-// checkAsyncOpsLowerable refuses it before).
+// The Tensor Memory Accelerator's ops (sm_90; checkAsyncOpsLowerable
+// refuses them before), written as Triton 3.6 writes them:
+// - ttng.async_tma_copy_global_to_local / local_to_global: one
+//   cp.async.bulk.tensor per box of the buffer (Layout/Tma.h picks the
+//   boxes and checks that the buffer's layout is the one TMA writes), the
+//   boxes shared out among the warps, each issued by one elected lane. A
+//   load completes on its mbarrier (the bytes a ttng.barrier_expect
+//   announced); stores close a bulk group that ttng.async_tma_store_wait
+//   waits for.
+// - ttng.async_tma_store_wait: cp.async.bulk.wait_group.read.
+// - ttng.reinterpret_tensor_descriptor: the descriptor's global address as
+//   a generic pointer (what the copies take).
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "tgpu/Layout/Tma.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace mlir::tgpu;
+namespace ttg = mlir::triton::gpu;
 namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
+
+// The boxes a TMA copy of `buffer` (a whole buffer or a ring slot) takes.
+FailureOr<::tgpu::layout::TmaCopyPlan> planCopy(Operation *op, Value buffer) {
+  auto type = cast<ttg::MemDescType>(buffer.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape != type.getAllocShape().take_back(shape.size()))
+    return op->emitOpError() << "copies whole buffers or ring slots; " << type
+                             << " is a part of one";
+  auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(type.getEncoding());
+  if (!nvmma || nvmma.getTransposed() || nvmma.getFp4Padded())
+    return op->emitOpError()
+           << "is not supported yet for " << type
+           << ": tgpu copies with TMA into non-transposed #ttg.nvmma_shared "
+              "buffers only";
+  if (llvm::any_of(nvmma.getCgaBases(), [](int32_t v) { return v != 0; }))
+    return op->emitOpError() << "is not supported yet for " << type
+                             << ": the buffer is split among CTAs";
+  auto layout = ::tgpu::layout::toLinearLayout(shape, type.getEncoding());
+  if (!layout)
+    return op->emitOpError() << "cannot lay out " << type << ": "
+                             << llvm::toString(layout.takeError());
+  auto toOffset = layout->invert();
+  if (!toOffset)
+    return op->emitOpError()
+           << "the layout of " << type
+           << " is not one-to-one: " << llvm::toString(toOffset.takeError());
+  int bits = int(memoryElementBytes(type.getElementType()) * 8);
+  auto plan = ::tgpu::layout::planTmaCopy(
+      std::vector<int64_t>(shape.begin(), shape.end()), *toOffset, bits,
+      int(nvmma.getSwizzlingByteWidth()));
+  if (!plan)
+    return op->emitOpError() << "TMA cannot copy " << type << ": "
+                             << llvm::toString(plan.takeError());
+  // The allocator aligns nvmma buffers for TMA; a ring slot (anything but a
+  // whole buffer) starts where the one before it ends, so its size must
+  // keep that alignment too.
+  int64_t bytes = bits / 8;
+  for (int64_t d : shape)
+    bytes *= d;
+  if (!buffer.getDefiningOp<ttg::LocalAllocOp>() &&
+      bytes % plan->requiredAlignment() != 0)
+    return op->emitOpError() << "TMA cannot copy " << type << ": a ring slot "
+                             << "of " << bytes << " bytes leaves the next one "
+                             << "off the " << plan->requiredAlignment()
+                             << "-byte alignment TMA needs";
+  return std::move(*plan);
+}
+
+// One box of a copy: the shared address it lands at (or leaves from) and its
+// global coordinates, innermost first (the operand order of
+// cp.async.bulk.tensor).
+struct Box {
+  Value shared;
+  SmallVector<Value> coords;
+};
+
+// The boxes of `plan`, numWarps at a time: each warp issues box warp + i;
+// `issue` gets each group's boxes (as values of the warp id) and the
+// predicate "this thread's warp has a box in this group".
+void forEachBoxGroup(RewriterBase &rewriter, Location loc,
+                     const LoweringInfo &info,
+                     const ::tgpu::layout::TmaCopyPlan &plan, Type elemType,
+                     Value base, ValueRange coords,
+                     function_ref<void(const Box &box, Value inGroup)> issue) {
+  Value tid = getThreadId(rewriter, loc);
+  int32_t messages = plan.numMessages();
+  // Only a group of several boxes tells warps apart.
+  Value warp = messages > 1
+                   ? getLaneAndWarpId(rewriter, loc, info.threadsPerWarp).second
+                   : Value();
+  int rank = int(coords.size());
+  for (int32_t first = 0; first < messages; first += info.numWarps) {
+    int32_t inGroup = std::min<int32_t>(messages - first, info.numWarps);
+    Value inThisGroup = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::ult, tid,
+        i32Constant(rewriter, loc, inGroup * info.threadsPerWarp));
+    Value msg = inGroup == 1
+                    ? i32Constant(rewriter, loc, first)
+                    : LLVM::AddOp::create(rewriter, loc, warp,
+                                          i32Constant(rewriter, loc, first));
+    SmallVector<Value> offset =
+        emitLayoutApply(rewriter, loc, plan.toOffset, "msg", msg);
+    SmallVector<Value> origin =
+        emitLayoutApply(rewriter, loc, plan.toCoord, "msg", msg);
+    Box box;
+    box.shared = LLVM::GEPOp::create(rewriter, loc, base.getType(), elemType,
+                                     base, ValueRange{offset[0]});
+    for (int i = rank - 1; i >= 0; --i) {
+      bool moves = false;
+      for (int b = 0; b < plan.toCoord.getInDimSizeLog2("msg"); ++b)
+        moves |= plan.toCoord.getBasis("msg", b)[i] != 0;
+      box.coords.push_back(moves ? Value(LLVM::AddOp::create(
+                                       rewriter, loc, coords[i], origin[i]))
+                                 : coords[i]);
+    }
+    issue(box, inThisGroup);
+  }
+}
+
+// "{$first, ..., $(first + count - 1)}", as Triton writes a TMA copy's
+// coordinates.
+std::string coordList(int first, int count) {
+  std::string s = "{";
+  for (int i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}
+
+Value emitElectOne(RewriterBase &rewriter, Location loc) {
+  return NVVM::ElectSyncOp::create(rewriter, loc, rewriter.getI1Type(),
+                                   /*membermask=*/Value());
+}
+
+struct TmaLoadLowering
+    : public ConvertOpToLLVMPattern<ttng::AsyncTMACopyGlobalToLocalOp> {
+  TmaLoadLowering(TritonGPUToLLVMTypeConverter &converter,
+                  const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttng::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType type = op.getResult().getType();
+    auto plan = planCopy(op, op.getResult());
+    if (failed(plan))
+      return failure();
+    Location loc = op.getLoc();
+    Type elemType = getTypeConverter()->convertType(type.getElementType());
+    Value pred = LLVM::AndOp::create(rewriter, loc, adaptor.getPred(),
+                                     emitElectOne(rewriter, loc));
+    int rank = int(op.getCoord().size());
+    std::string text = "@$0 cp.async.bulk.tensor." + std::to_string(rank) +
+                       "d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                       "[$1], [$2, ";
+    text += coordList(3, rank) + "], [$" + std::to_string(3 + rank) + "];";
+    forEachBoxGroup(rewriter, loc, info, *plan, elemType, adaptor.getResult(),
+                    adaptor.getCoord(), [&](const Box &box, Value inGroup) {
+                      PtxAsmOperands operands;
+                      operands.input(
+                          LLVM::AndOp::create(rewriter, loc, pred, inGroup),
+                          "b");
+                      operands.input(box.shared, "r");
+                      operands.input(adaptor.getDesc(), "l");
+                      for (Value c : box.coords)
+                        operands.input(c, "r");
+                      operands.input(adaptor.getBarrier(), "r");
+                      createPtxAsm(rewriter, loc, {}, operands, text);
+                    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringInfo info;
+};
+
+struct TmaStoreLowering
+    : public ConvertOpToLLVMPattern<ttng::AsyncTMACopyLocalToGlobalOp> {
+  TmaStoreLowering(TritonGPUToLLVMTypeConverter &converter,
+                   const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttng::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType type = op.getSrc().getType();
+    auto plan = planCopy(op, op.getSrc());
+    if (failed(plan))
+      return failure();
+    Location loc = op.getLoc();
+    Type elemType = getTypeConverter()->convertType(type.getElementType());
+    Value pred = emitElectOne(rewriter, loc);
+    int rank = int(op.getCoord().size());
+    std::string text = "@$0 cp.async.bulk.tensor." + std::to_string(rank) +
+                       "d.global.shared::cta.bulk_group [$1, " +
+                       coordList(2, rank) + "], [$" + std::to_string(2 + rank) +
+                       "];";
+    forEachBoxGroup(rewriter, loc, info, *plan, elemType, adaptor.getSrc(),
+                    adaptor.getCoord(), [&](const Box &box, Value inGroup) {
+                      PtxAsmOperands operands;
+                      operands.input(
+                          LLVM::AndOp::create(rewriter, loc, pred, inGroup),
+                          "b");
+                      operands.input(adaptor.getDesc(), "l");
+                      for (Value c : box.coords)
+                        operands.input(c, "r");
+                      operands.input(box.shared, "r");
+                      createPtxAsm(rewriter, loc, {}, operands, text);
+                    });
+    NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringInfo info;
+};
+
+struct ReinterpretTensorDescLowering
+    : public ConvertOpToLLVMPattern<ttng::ReinterpretTensorDescOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttng::ReinterpretTensorDescOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::AddrSpaceCastOp>(
+        op, getTypeConverter()->convertType(op.getType()),
+        adaptor.getRawDesc());
+    return success();
+  }
+};
 
 struct TmaStoreWaitLowering
     : public ConvertOpToLLVMPattern<ttng::TMAStoreWaitOp> {
@@ -29,8 +247,24 @@ struct TmaStoreWaitLowering
 
 } // namespace
 
+LogicalResult mlir::tgpu::checkTmaOpsLowerable(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    Value buffer;
+    if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op))
+      buffer = load.getResult();
+    else if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op))
+      buffer = store.getSrc();
+    else
+      return WalkResult::advance();
+    return failed(planCopy(op, buffer)) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 void mlir::tgpu::populateTmaOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    const LoweringInfo &) {
-  patterns.add<TmaStoreWaitLowering>(converter);
+    const LoweringInfo &info) {
+  patterns.add<TmaStoreWaitLowering, ReinterpretTensorDescLowering>(converter);
+  patterns.add<TmaLoadLowering, TmaStoreLowering>(converter, info);
 }

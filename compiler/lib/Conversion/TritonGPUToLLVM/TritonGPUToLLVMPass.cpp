@@ -144,7 +144,8 @@ public:
         failed(mlir::tgpu::checkDotOpsLowerable(module)) ||
         failed(mlir::tgpu::checkAsyncOpsLowerable(module,
                                                   info.computeCapability)) ||
-        failed(mlir::tgpu::checkTmaDescriptorArgs(module)))
+        failed(mlir::tgpu::checkTmaDescriptorArgs(module)) ||
+        failed(mlir::tgpu::checkTmaOpsLowerable(module)))
       return signalPassFailure();
     rewriteFloatToBoolCasts(module);
     rewriteBoolToFloatCasts(module);

@@ -1,7 +1,8 @@
 // What tgpu reads and verifies but cannot lower yet: warp specialization and
 // the ttg ops of Triton's later passes, tt.map_elementwise, tt.dot_scaled, the
-// ttng dialect's ops other than wgmma's and the mbarriers' (TMA, clusters) and
-// anything that carries a tensor descriptor. Checked before any pass runs, so
+// ttng dialect's ops other than wgmma's, the mbarriers' and the TMA copies'
+// (TMA reductions, gathers, tensormaps, clusters) and anything else that
+// carries a tensor descriptor. Checked before any pass runs, so
 // that a kernel using one gets a located "not supported yet" error instead of a
 // pass failing on an op it was never written for.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
@@ -46,8 +47,10 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
       return WalkResult::interrupt();
     }
     if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      // A kernel's descriptor arguments are CUtensorMaps passed by value.
+      bool isKernel = isa<triton::FuncOp>(op) && func.isPublic();
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-        if (isTensorDesc(type)) {
+        if (isTensorDesc(type) && !isKernel) {
           Location loc =
               func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
           emitError(loc) << "argument " << i << " of @" << func.getName()
@@ -70,7 +73,9 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
              ttng::FenceAsyncSharedOp, ttng::InitBarrierOp,
              ttng::InvalBarrierOp, ttng::BarrierExpectOp, ttng::ArriveBarrierOp,
              ttng::WaitBarrierOp, ttng::AsyncCopyMbarrierArriveOp,
-             ttng::TMAStoreWaitOp>(op)) {
+             ttng::TMAStoreWaitOp, ttng::AsyncTMACopyGlobalToLocalOp,
+             ttng::AsyncTMACopyLocalToGlobalOp, ttng::ReinterpretTensorDescOp>(
+            op)) {
       op->emitOpError(
           "is not supported yet: tgpu has no lowering for ttng ops");
       return WalkResult::interrupt();
@@ -87,6 +92,13 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
                       "(select, bitcast) and convert (tt.fp_to_fp)");
       return WalkResult::interrupt();
     }
+    // The TMA copies take descriptors (only a kernel argument or a
+    // reinterpreted pointer can give one: every other op making one is
+    // refused here).
+    if (isa<ttng::AsyncTMACopyGlobalToLocalOp,
+            ttng::AsyncTMACopyLocalToGlobalOp, ttng::ReinterpretTensorDescOp>(
+            op))
+      return WalkResult::advance();
     if (llvm::any_of(op->getOperandTypes(), isTensorDesc) ||
         llvm::any_of(op->getResultTypes(), isTensorDesc)) {
       op->emitOpError("is not supported yet: ") << kNoDescLowering;

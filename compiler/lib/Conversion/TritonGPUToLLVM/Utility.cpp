@@ -45,6 +45,11 @@ TritonGPUToLLVMTypeConverter::TritonGPUToLLVMTypeConverter(
   addConversion([ctx](ttg::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
+  // A tensor descriptor is the address of its CUtensorMap (a kernel
+  // parameter, or global memory), generic as the TMA instructions take it.
+  addConversion([ctx](tt::TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 0);
+  });
   // Async tokens only order ops in the IR; the value is a placeholder.
   addConversion(
       [ctx](ttg::AsyncTokenType) -> Type { return IntegerType::get(ctx, 32); });
@@ -190,6 +195,18 @@ SmallVector<Value> emitThreadPart(RewriterBase &rewriter, Location loc,
   return threadPart;
 }
 } // namespace
+
+SmallVector<Value> mlir::tgpu::emitLayoutApply(RewriterBase &rewriter,
+                                               Location loc,
+                                               const LinearLayout &layout,
+                                               StringRef inDim, Value id) {
+  SmallVector<Value> acc(layout.getNumOutDims());
+  xorBasesOf(rewriter, loc, layout, inDim, id, acc);
+  for (Value &v : acc)
+    if (!v)
+      v = i32Constant(rewriter, loc, 0);
+  return acc;
+}
 
 SmallVector<SmallVector<Value>>
 mlir::tgpu::emitIndices(RewriterBase &rewriter, Location loc,

@@ -394,3 +394,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// TMA copies only buffers whose layout is the one TMA writes.
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func public @tma_transposed(%desc: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %i: i32, %pred: i1) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op is not supported yet for '!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>, #ttg.shared_memory, mutable>': tgpu copies with TMA into non-transposed #ttg.nvmma_shared buffers only}}
+    ttng.async_tma_copy_global_to_local %desc[%i, %i] %buf, %bar, %pred : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func public @tma_slot_misaligned(%desc: !tt.tensordesc<tensor<1x16xi8, #nvmma>>, %i: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<4x1x16xi8, #nvmma, #smem, mutable>
+    %c1 = arith.constant 1 : i32
+    %slot = ttg.memdesc_index %buf[%c1] : !ttg.memdesc<4x1x16xi8, #nvmma, #smem, mutable> -> !ttg.memdesc<1x16xi8, #nvmma, #smem, mutable>
+    // expected-error @+1 {{'ttng.async_tma_copy_local_to_global' op TMA cannot copy '!ttg.memdesc<1x16xi8, #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8}>, #ttg.shared_memory, mutable>': a ring slot of 16 bytes leaves the next one off the 128-byte alignment TMA needs}}
+    ttng.async_tma_copy_local_to_global %desc[%i, %i] %slot : !tt.tensordesc<tensor<1x16xi8, #nvmma>>, !ttg.memdesc<1x16xi8, #nvmma, #smem, mutable>
+    tt.return
+  }
+}

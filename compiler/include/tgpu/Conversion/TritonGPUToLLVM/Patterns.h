@@ -70,7 +70,11 @@ LogicalResult checkTmaDescriptorArgs(ModuleOp module);
 // Fails, with a diagnostic, on an mbarrier or TMA op in a form that needs
 // sm_90 when `computeCapability` is older.
 LogicalResult checkAsyncOpsLowerable(ModuleOp module, int computeCapability);
-// The TMA ops lowered so far: ttng.async_tma_store_wait.
+// Fails, with a diagnostic, on a TMA copy whose buffer TMA cannot write or
+// read as its layout places the elements.
+LogicalResult checkTmaOpsLowerable(ModuleOp module);
+// ttng.async_tma_copy_global_to_local / local_to_global,
+// async_tma_store_wait and reinterpret_tensor_descriptor.
 void populateTmaOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  const LoweringInfo &info);

@@ -132,6 +132,13 @@ Value emitUniqueOwnerPredicate(RewriterBase &rewriter, Location loc,
 // allocation.offset.
 Value getSharedMemoryBase(RewriterBase &rewriter, Operation *op);
 
+// The out-dim values (i32, one per out dim) `layout` gives input `id` of
+// `inDim` at run time, every other input 0: the XOR of the bases `id`'s
+// bits select.
+SmallVector<Value> emitLayoutApply(RewriterBase &rewriter, Location loc,
+                                   const LinearLayout &layout, StringRef inDim,
+                                   Value id);
+
 // The coordinates (one per out dim) `layout` gives input `v` of `inDim`
 // with every other input 0: a basis combination, known at compile time.
 SmallVector<int32_t> layoutCoords(const LinearLayout &layout, StringRef inDim,
