@@ -945,3 +945,21 @@ tgpu::layout::blockedEncodingOf(const LinearLayout &l,
   }
   return std::nullopt;
 }
+
+int64_t tgpu::layout::sharedElementOffset(
+    const LinearLayout &toOffset,
+    llvm::ArrayRef<LinearLayout::NamedValue> coords) {
+  auto out = toOffset.apply(coords);
+  if (!out) {
+    llvm::consumeError(out.takeError());
+    return -1;
+  }
+  int64_t offset = -1;
+  for (auto &[name, v] : *out) {
+    if (name == "offset")
+      offset = v;
+    else if (v != 0)
+      return -1;
+  }
+  return offset;
+}

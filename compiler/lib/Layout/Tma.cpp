@@ -1,5 +1,7 @@
 #include "tgpu/Layout/Tma.h"
 
+#include "tgpu/Layout/Encodings.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -11,26 +13,13 @@ llvm::Error err(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-// The element offset `toOffset` gives `coord`; -1 when it has none or puts
-// it in another CTA's block.
+// The element offset `toOffset` gives `coord` (-1: none, or another CTA's).
 int64_t elementOffset(const LinearLayout &toOffset,
                       const std::vector<int32_t> &coord) {
   std::vector<LinearLayout::NamedValue> ins;
   for (size_t d = 0; d < coord.size(); ++d)
     ins.push_back({"dim" + std::to_string(d), coord[d]});
-  auto out = toOffset.apply(ins);
-  if (!out) {
-    llvm::consumeError(out.takeError());
-    return -1;
-  }
-  int64_t offset = -1;
-  for (auto &[name, v] : *out) {
-    if (name == "offset")
-      offset = v;
-    else if (v != 0)
-      return -1;
-  }
-  return offset;
+  return sharedElementOffset(toOffset, ins);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "tgpu/Layout/Wgmma.h"
 
+#include "tgpu/Layout/Encodings.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -56,18 +58,8 @@ int64_t tgpu::layout::operandByteOffset(const LinearLayout &toOffset,
                                         llvm::StringRef mnDim,
                                         llvm::StringRef kDim, int mn, int k,
                                         int elemBytes) {
-  auto out = toOffset.apply({{std::string(mnDim), mn}, {std::string(kDim), k}});
-  if (!out) {
-    llvm::consumeError(out.takeError());
-    return -1;
-  }
-  int64_t offset = -1;
-  for (auto &[name, v] : *out) {
-    if (name == "offset")
-      offset = v;
-    else if (v != 0)
-      return -1;
-  }
+  int64_t offset = sharedElementOffset(
+      toOffset, {{std::string(mnDim), mn}, {std::string(kDim), k}});
   return offset < 0 ? -1 : offset * elemBytes;
 }
 

@@ -100,6 +100,12 @@ llvm::Expected<LinearLayout> toLinearLayout(llvm::ArrayRef<int64_t> shape,
 // nvmma_shared when the encoding itself does not say (not needed by the
 // encodings above; kept for callers that know the element type).
 
+// The element offset a shared buffer's inverted layout `toOffset` (element
+// indices -> "offset", "block") gives `coords`; -1 when it has none or puts
+// the element in another CTA's block.
+int64_t sharedElementOffset(const LinearLayout &toOffset,
+                            llvm::ArrayRef<LinearLayout::NamedValue> coords);
+
 // Triton's layout helpers, shared by the conversions.
 // Out dims smaller than `shape` grow by extra bases of the first in dim.
 llvm::Expected<LinearLayout>
