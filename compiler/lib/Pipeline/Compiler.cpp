@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Type.h"
@@ -102,6 +103,10 @@ std::string mlir::tgpu::metadataToJson(const KernelMetadata &metadata) {
     llvm::json::Object entry{{"type", arg.type}, {"is_pointer", arg.isPointer}};
     if (arg.isPointer)
       entry["address_space"] = int64_t(arg.addressSpace);
+    if (arg.byValueBytes) {
+      entry["by_value_bytes"] = arg.byValueBytes;
+      entry["align"] = arg.byValueAlign;
+    }
     arguments.push_back(std::move(entry));
   }
   llvm::json::Object root{
@@ -276,9 +281,22 @@ Compiler::Impl::describeKernel(ModuleOp module, const GpuArch &arch,
   metadata.name = kernel.getName().str();
   llvm::LLVMContext llvmContext;
   LLVM::TypeToLLVMIRTranslator translator(llvmContext);
-  for (Type type : kernel.getFunctionType().getParams()) {
+  for (auto [i, type] : llvm::enumerate(kernel.getFunctionType().getParams())) {
     KernelArgument arg;
     llvm::raw_string_ostream os(arg.type);
+    // A by-value parameter (a TMA descriptor) is its value to the launcher.
+    if (auto byval = kernel.getArgAttrOfType<TypeAttr>(
+            i, LLVM::LLVMDialect::getByValAttrName())) {
+      llvm::Type *value = translator.translateType(byval.getValue());
+      value->print(os);
+      arg.byValueBytes =
+          int64_t(llvm::DataLayout("").getTypeAllocSize(value).getFixedValue());
+      auto align = kernel.getArgAttrOfType<IntegerAttr>(
+          i, LLVM::LLVMDialect::getAlignAttrName());
+      arg.byValueAlign = align ? align.getInt() : 1;
+      metadata.arguments.push_back(std::move(arg));
+      continue;
+    }
     translator.translateType(type)->print(os);
     if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type)) {
       arg.isPointer = true;

@@ -72,6 +72,10 @@ struct KernelArgument {
   std::string type;  // LLVM IR spelling: "ptr addrspace(1)", "i32", "float"
   bool isPointer = false;
   unsigned addressSpace = 0; // pointers only
+  // A parameter passed by value (a CUtensorMap: 128 bytes, 64-byte
+  // aligned): `type` is then the value's ("[128 x i8]"), not a pointer.
+  int64_t byValueBytes = 0;
+  int64_t byValueAlign = 0;
 };
 
 struct KernelMetadata {
