@@ -314,19 +314,14 @@ bool breakSpec(ByteSource &src, LayoutSpec &s, llvm::ArrayRef<int64_t> shape,
       s.warp.push_back(std::vector<int64_t>(rank, 0));
       defect = "warp bases != log2(num-warps)";
       return true;
-    case 2: { // a coordinate outside the tensor (at least its dim's size)
-      Bases *b = !s.reg.empty() ? &s.reg : &s.lane;
-      unsigned d = src.below(rank);
-      (*b)[src.below(b->size())][d] = shape[d] << src.below(3);
-      defect = "basis outside the tensor";
-      return true;
-    }
     case 3: { // a basis of the wrong length
       Bases *b = !s.reg.empty() ? &s.reg : &s.lane;
       (*b)[src.below(b->size())].push_back(0);
       defect = "basis of another length";
       return true;
     }
+    // (A basis reaching past the tensor is no defect: the layout is fitted
+    // to the shape, its bases past a dim's size broadcasting, as in Triton.)
     default: { // not onto: bit 0 of a dim of 4 or more is never reached
       // (a dim whose bases stop short of its size would just be repeated
       // over registers, which is valid; a hole in the middle is not).
