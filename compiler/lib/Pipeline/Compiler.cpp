@@ -33,6 +33,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tgpu;
 
@@ -107,6 +109,10 @@ std::string mlir::tgpu::metadataToJson(const KernelMetadata &metadata) {
       entry["by_value_bytes"] = arg.byValueBytes;
       entry["align"] = arg.byValueAlign;
     }
+    if (!arg.tmaBox.empty())
+      entry["tma"] = llvm::json::Object{{"box", llvm::json::Array(arg.tmaBox)},
+                                        {"swizzle_bytes", arg.tmaSwizzleBytes},
+                                        {"elem_bytes", arg.tmaElemBytes}};
     arguments.push_back(std::move(entry));
   }
   llvm::json::Object root{
@@ -147,8 +153,9 @@ struct Compiler::Impl {
   llvm::Expected<const PtxTarget *> targetFor(const GpuArch &arch);
   LogicalResult resolveArchAndWarps(ModuleOp module, GpuArch &arch,
                                     int &numWarps);
-  FailureOr<KernelMetadata> describeKernel(ModuleOp module,
-                                           const GpuArch &arch, int numWarps);
+  FailureOr<KernelMetadata>
+  describeKernel(ModuleOp module, const GpuArch &arch, int numWarps,
+                 const std::map<unsigned, TmaBox> &descriptors);
   void printLlvmAfter(llvm::StringRef what, const llvm::Module &module);
 
   CompilerOptions options;
@@ -256,9 +263,35 @@ LogicalResult Compiler::Impl::resolveArchAndWarps(ModuleOp module,
   return success();
 }
 
+// The CUtensorMap box and swizzle of each tensor-descriptor parameter of
+// the module's kernel (by parameter index), read off the TTGIR before the
+// descriptors become opaque by-value parameters. A descriptor whose block
+// has no shared layout (no TMA copy uses it) is left out.
+static FailureOr<std::map<unsigned, TmaBox>>
+describeDescriptorParams(ModuleOp module) {
+  std::map<unsigned, TmaBox> boxes;
+  for (auto func : module.getOps<triton::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto desc = dyn_cast<triton::TensorDescType>(type);
+      if (!desc || !desc.getBlockType().getEncoding())
+        continue;
+      RankedTensorType block = desc.getBlockType();
+      FailureOr<TmaBox> box = planTmaBox(
+          func, block.getShape(), block.getElementType(), block.getEncoding());
+      if (failed(box))
+        return failure();
+      boxes[unsigned(i)] = std::move(*box);
+    }
+  }
+  return boxes;
+}
+
 FailureOr<KernelMetadata>
 Compiler::Impl::describeKernel(ModuleOp module, const GpuArch &arch,
-                               int numWarps) {
+                               int numWarps,
+                               const std::map<unsigned, TmaBox> &descriptors) {
   llvm::StringRef kernelAttr = NVVM::NVVMDialect::getKernelFuncAttrName();
   SmallVector<LLVM::LLVMFuncOp> kernels;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
@@ -294,6 +327,12 @@ Compiler::Impl::describeKernel(ModuleOp module, const GpuArch &arch,
       auto align = kernel.getArgAttrOfType<IntegerAttr>(
           i, LLVM::LLVMDialect::getAlignAttrName());
       arg.byValueAlign = align ? align.getInt() : 1;
+      auto desc = descriptors.find(unsigned(i));
+      if (desc != descriptors.end()) {
+        arg.tmaBox = desc->second.box;
+        arg.tmaSwizzleBytes = desc->second.swizzleBytes;
+        arg.tmaElemBytes = desc->second.elemBytes;
+      }
       metadata.arguments.push_back(std::move(arg));
       continue;
     }
@@ -452,7 +491,9 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
   bool runsPasses =
       kind == InputKind::Ttir ||
       (kind == InputKind::Ttgir && options.emit != EmitKind::Ttgir);
-  if (runsPasses && failed(checkOpsSupported(*module)))
+  if (runsPasses &&
+      failed(checkOpsSupported(*module,
+                               /*ttgirPassesFollow=*/kind == InputKind::Ttir)))
     return fail(bufferName + " uses an op tgpu cannot compile yet");
 
   if (kind == InputKind::Ttir) {
@@ -473,6 +514,14 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
     return std::move(result);
   }
 
+  std::map<unsigned, TmaBox> descriptors;
+  if (options.metadata && kind != InputKind::LlvmMlir) {
+    auto found = describeDescriptorParams(*module);
+    if (failed(found))
+      return fail("cannot describe the kernel's tensor descriptors");
+    descriptors = std::move(*found);
+  }
+
   if (kind != InputKind::LlvmMlir) {
     if (failed(self.ttgirToLlvm->run(*module)))
       return fail("the TTGIR -> LLVM dialect passes failed");
@@ -482,7 +531,7 @@ llvm::Expected<CompileResult> Compiler::compile(llvm::StringRef sourceText,
 
   if (options.metadata) {
     FailureOr<KernelMetadata> metadata =
-        self.describeKernel(*module, arch, numWarps);
+        self.describeKernel(*module, arch, numWarps, descriptors);
     if (failed(metadata))
       return fail("cannot describe the kernel");
     result.metadata = std::move(*metadata);

@@ -40,15 +40,17 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createConvertTritonToTritonGPU(convert));
   pm.addPass(createTritonGPUCoalesce());
   pm.addPass(createTritonGPURemoveLayoutConversions());
-  // Triton's accelerate-matmul and a second remove-layout-conversions (only
-  // mma v2 here: no wgmma yet), then loop-aware CSE, canonicalize,
+  // Triton's accelerate-matmul and a second remove-layout-conversions,
+  // the descriptors' shared layouts, then loop-aware CSE, canonicalize,
   // triton-licm, canonicalize; the software pipeliner, canonicalize,
-  // loop-aware CSE and prefetch, then loop-aware CSE and a last
-  // remove-layout-conversions end the stage.
+  // loop-aware CSE and prefetch, the TMA lowering of descriptor loads and
+  // stores, then loop-aware CSE and a last remove-layout-conversions end
+  // the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
   }
+  pm.addPass(createTritonNvidiaGPUOptimizeDescriptorEncoding());
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTritonLoopInvariantCodeMotion());
@@ -65,6 +67,7 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonLoopAwareCSE());
   if (options.prefetch)
     pm.addPass(createTritonGPUPrefetch());
+  pm.addPass(createTritonNvidiaGPUTMALowering());
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
   pm.addPass(createTritonNvidiaGPUFenceInsertion());
@@ -103,9 +106,10 @@ void mlir::tgpu::registerPipelines() {
       "TTIR to optimised TTGIR: convert-triton-to-tritongpu, "
       "tritongpu-coalesce, tritongpu-remove-layout-conversions, "
       "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
-      "with tensor-cores=true], cleanups, [tritongpu-assign-latencies, "
+      "with tensor-cores=true], triton-nvidia-optimize-descriptor-encoding, "
+      "cleanups, [tritongpu-assign-latencies, "
       "tritongpu-schedule-loops, tritongpu-pipeline, canonicalize, "
       "triton-loop-aware-cse, tritongpu-prefetch (prefetch=false: not) with "
-      "num-stages > 1], cleanups",
+      "num-stages > 1], triton-nvidia-tma-lowering, cleanups",
       buildTtirToTtgirPipeline);
 }

@@ -76,6 +76,12 @@ struct KernelArgument {
   // aligned): `type` is then the value's ("[128 x i8]"), not a pointer.
   int64_t byValueBytes = 0;
   int64_t byValueAlign = 0;
+  // A tensor descriptor: how the launcher must encode its CUtensorMap for
+  // the kernel's TMA copies (the box per dim, outermost first; the swizzle
+  // in bytes, 0 for none; the element size). Empty box: not a descriptor.
+  std::vector<int32_t> tmaBox;
+  int tmaSwizzleBytes = 0;
+  int tmaElemBytes = 0;
 };
 
 struct KernelMetadata {

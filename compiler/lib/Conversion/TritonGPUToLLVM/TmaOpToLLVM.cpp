@@ -29,42 +29,60 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
-// The boxes a TMA copy of `buffer` (a whole buffer or a ring slot) takes.
-FailureOr<::tgpu::layout::TmaCopyPlan> planCopy(Operation *op, Value buffer) {
-  auto type = cast<ttg::MemDescType>(buffer.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  if (shape != type.getAllocShape().take_back(shape.size()))
-    return op->emitOpError() << "copies whole buffers or ring slots; " << type
-                             << " is a part of one";
-  auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(type.getEncoding());
+// The plan for copying a whole block of `shape` laid out as `encoding`.
+FailureOr<::tgpu::layout::TmaCopyPlan> planBlock(Operation *op,
+                                                 ArrayRef<int64_t> shape,
+                                                 Type elemType,
+                                                 Attribute encoding) {
+  auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(encoding);
   if (!nvmma || nvmma.getTransposed() || nvmma.getFp4Padded())
     return op->emitOpError()
-           << "is not supported yet for " << type
+           << "is not supported yet for the layout " << encoding
            << ": tgpu copies with TMA into non-transposed #ttg.nvmma_shared "
               "buffers only";
   if (llvm::any_of(nvmma.getCgaBases(), [](int32_t v) { return v != 0; }))
-    return op->emitOpError() << "is not supported yet for " << type
-                             << ": the buffer is split among CTAs";
-  auto layout = ::tgpu::layout::toLinearLayout(shape, type.getEncoding());
+    return op->emitOpError() << "is not supported yet for " << encoding
+                             << ": the block is split among CTAs";
+  auto layout = ::tgpu::layout::toLinearLayout(shape, encoding);
   if (!layout)
-    return op->emitOpError() << "cannot lay out " << type << ": "
-                             << llvm::toString(layout.takeError());
+    return op->emitOpError()
+           << "cannot lay out a block of " << shape.size() << " dims in "
+           << encoding << ": " << llvm::toString(layout.takeError());
   auto toOffset = layout->invert();
   if (!toOffset)
     return op->emitOpError()
-           << "the layout of " << type
+           << "the layout " << encoding
            << " is not one-to-one: " << llvm::toString(toOffset.takeError());
-  int bits = int(memoryElementBytes(type.getElementType()) * 8);
+  int bits = int(memoryElementBytes(elemType) * 8);
   auto plan = ::tgpu::layout::planTmaCopy(
       std::vector<int64_t>(shape.begin(), shape.end()), *toOffset, bits,
       int(nvmma.getSwizzlingByteWidth()));
   if (!plan)
-    return op->emitOpError() << "TMA cannot copy " << type << ": "
-                             << llvm::toString(plan.takeError());
+    return op->emitOpError() << "TMA cannot copy a block in " << encoding
+                             << ": " << llvm::toString(plan.takeError());
+  return std::move(*plan);
+}
+
+// The boxes a TMA copy of `buffer` (a whole buffer or a ring slot) takes.
+FailureOr<::tgpu::layout::TmaCopyPlan> planCopy(Operation *op, Value buffer,
+                                                size_t coordCount) {
+  auto type = cast<ttg::MemDescType>(buffer.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  // The coordinates name the block's dims; the buffer may drop leading ones.
+  if (coordCount < shape.size())
+    return op->emitOpError()
+           << "has " << coordCount << " coordinates for the rank-"
+           << shape.size() << " buffer " << type;
+  if (shape != type.getAllocShape().take_back(shape.size()))
+    return op->emitOpError() << "copies whole buffers or ring slots; " << type
+                             << " is a part of one";
+  auto plan = planBlock(op, shape, type.getElementType(), type.getEncoding());
+  if (failed(plan))
+    return failure();
   // The allocator aligns nvmma buffers for TMA; a ring slot (anything but a
   // whole buffer) starts where the one before it ends, so its size must
   // keep that alignment too.
-  int64_t bytes = bits / 8;
+  int64_t bytes = memoryElementBytes(type.getElementType());
   for (int64_t d : shape)
     bytes *= d;
   if (!buffer.getDefiningOp<ttg::LocalAllocOp>() &&
@@ -73,7 +91,7 @@ FailureOr<::tgpu::layout::TmaCopyPlan> planCopy(Operation *op, Value buffer) {
                              << "of " << bytes << " bytes leaves the next one "
                              << "off the " << plan->requiredAlignment()
                              << "-byte alignment TMA needs";
-  return std::move(*plan);
+  return plan;
 }
 
 // One box of a copy: the shared address it lands at (or leaves from) and its
@@ -98,7 +116,16 @@ void forEachBoxGroup(RewriterBase &rewriter, Location loc,
   Value warp = messages > 1
                    ? getLaneAndWarpId(rewriter, loc, info.threadsPerWarp).second
                    : Value();
+  // A rank-reducing copy's buffer has the block's last dims; the leading
+  // coordinates (of block dims of size 1) are the same for every box.
   int rank = int(coords.size());
+  int bufferRank = int(plan.toCoord.getNumOutDims());
+  int lead = rank - bufferRank;
+  // The buffer dims whose coordinate differs between boxes.
+  SmallVector<bool> moves(bufferRank, false);
+  for (int b = 0; b < plan.toCoord.getInDimSizeLog2("msg"); ++b)
+    for (int i = 0; i < bufferRank; ++i)
+      moves[i] = moves[i] || plan.toCoord.getBasis("msg", b)[i] != 0;
   for (int32_t first = 0; first < messages; first += info.numWarps) {
     int32_t inGroup = std::min<int32_t>(messages - first, info.numWarps);
     Value inThisGroup = LLVM::ICmpOp::create(
@@ -116,12 +143,11 @@ void forEachBoxGroup(RewriterBase &rewriter, Location loc,
     box.shared = LLVM::GEPOp::create(rewriter, loc, base.getType(), elemType,
                                      base, ValueRange{offset[0]});
     for (int i = rank - 1; i >= 0; --i) {
-      bool moves = false;
-      for (int b = 0; b < plan.toCoord.getInDimSizeLog2("msg"); ++b)
-        moves |= plan.toCoord.getBasis("msg", b)[i] != 0;
-      box.coords.push_back(moves ? Value(LLVM::AddOp::create(
-                                       rewriter, loc, coords[i], origin[i]))
-                                 : coords[i]);
+      int d = i - lead;
+      box.coords.push_back(
+          d >= 0 && moves[d]
+              ? Value(LLVM::AddOp::create(rewriter, loc, coords[i], origin[d]))
+              : coords[i]);
     }
     issue(box, inThisGroup);
   }
@@ -150,7 +176,7 @@ struct TmaLoadLowering
   matchAndRewrite(ttng::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType type = op.getResult().getType();
-    auto plan = planCopy(op, op.getResult());
+    auto plan = planCopy(op, op.getResult(), op.getCoord().size());
     if (failed(plan))
       return failure();
     Location loc = op.getLoc();
@@ -190,7 +216,7 @@ struct TmaStoreLowering
   matchAndRewrite(ttng::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType type = op.getSrc().getType();
-    auto plan = planCopy(op, op.getSrc());
+    auto plan = planCopy(op, op.getSrc(), op.getCoord().size());
     if (failed(plan))
       return failure();
     Location loc = op.getLoc();
@@ -250,16 +276,29 @@ struct TmaStoreWaitLowering
 LogicalResult mlir::tgpu::checkTmaOpsLowerable(ModuleOp module) {
   WalkResult result = module.walk([](Operation *op) {
     Value buffer;
-    if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op))
+    size_t coords = 0;
+    if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
       buffer = load.getResult();
-    else if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op))
+      coords = load.getCoord().size();
+    } else if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op)) {
       buffer = store.getSrc();
-    else
+      coords = store.getCoord().size();
+    } else {
       return WalkResult::advance();
-    return failed(planCopy(op, buffer)) ? WalkResult::interrupt()
-                                        : WalkResult::advance();
+    }
+    return failed(planCopy(op, buffer, coords)) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
+}
+
+FailureOr<TmaBox> mlir::tgpu::planTmaBox(Operation *op, ArrayRef<int64_t> shape,
+                                         Type elemType, Attribute encoding) {
+  auto plan = planBlock(op, shape, elemType, encoding);
+  if (failed(plan))
+    return failure();
+  return TmaBox{plan->box, plan->swizzleBytes,
+                int(memoryElementBytes(elemType))};
 }
 
 void mlir::tgpu::populateTmaOpToLLVMPatterns(

@@ -2,7 +2,8 @@
 // the ttg ops of Triton's later passes, tt.map_elementwise, tt.dot_scaled, the
 // ttng dialect's ops other than wgmma's, the mbarriers' and the TMA copies'
 // (TMA reductions, gathers, tensormaps, clusters) and anything else that
-// carries a tensor descriptor. Checked before any pass runs, so
+// carries a tensor descriptor, but for the descriptor loads and stores of
+// TTIR that the TTIR -> TTGIR passes lower. Checked before any pass runs, so
 // that a kernel using one gets a located "not supported yet" error instead of a
 // pass failing on an op it was never written for.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
@@ -31,10 +32,11 @@ static bool isTensorDesc(Type type) {
   return isa<triton::TensorDescType>(type);
 }
 
-LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
+LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module,
+                                            bool ttgirPassesFollow) {
   namespace ttg = triton::gpu;
   // Pre-order, so that a ttg.warp_specialize is reported, not its insides.
-  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+  WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp,
             ttg::WarpYieldOp, ttg::WarpReturnOp, ttg::MemDescReinterpretOp,
             ttg::GlobalScratchAllocOp, ttg::WarpIdOp, ttg::LocalBarrierOp,
@@ -99,6 +101,16 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module) {
             ttng::AsyncTMACopyLocalToGlobalOp, ttng::ReinterpretTensorDescOp>(
             op))
       return WalkResult::advance();
+    // The TTIR -> TTGIR passes make TMA copies of the descriptor loads and
+    // stores (triton-nvidia-tma-lowering); in TTGIR they must be gone.
+    if (isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp>(op)) {
+      if (ttgirPassesFollow)
+        return WalkResult::advance();
+      op->emitOpError("is not supported yet in TTGIR: tgpu lowers it to TMA "
+                      "copies in its TTIR -> TTGIR passes "
+                      "(triton-nvidia-tma-lowering)");
+      return WalkResult::interrupt();
+    }
     if (llvm::any_of(op->getOperandTypes(), isTensorDesc) ||
         llvm::any_of(op->getResultTypes(), isTensorDesc)) {
       op->emitOpError("is not supported yet: ") << kNoDescLowering;

@@ -405,7 +405,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @tma_transposed(%desc: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %i: i32, %pred: i1) {
     %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
     %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op is not supported yet for '!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>, #ttg.shared_memory, mutable>': tgpu copies with TMA into non-transposed #ttg.nvmma_shared buffers only}}
+    // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op is not supported yet for the layout #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>: tgpu copies with TMA into non-transposed #ttg.nvmma_shared buffers only}}
     ttng.async_tma_copy_global_to_local %desc[%i, %i] %buf, %bar, %pred : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
     tt.return
   }

@@ -342,9 +342,9 @@ tt.func @reshape_count(%b: !ttg.memdesc<16x8xf32, #shared, #smem>) {
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @view_mutability(%b: !ttg.memdesc<2x16x8xf32, #shared, #smem, mutable>, %i: i32) {
-  // expected-error @+1 {{view must keep mutability}}
-  %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x16x8xf32, #shared, #smem, mutable> -> !ttg.memdesc<16x8xf32, #shared, #smem>
+tt.func @view_mutability(%b: !ttg.memdesc<2x16x8xf32, #shared, #smem>, %i: i32) {
+  // expected-error @+1 {{view of an immutable buffer cannot be mutable}}
+  %0 = ttg.memdesc_index %b[%i] : !ttg.memdesc<2x16x8xf32, #shared, #smem> -> !ttg.memdesc<16x8xf32, #shared, #smem, mutable>
   tt.return
 }
 

@@ -44,8 +44,11 @@ LogicalResult checkDotOpsLowerable(ModuleOp module);
 // tt.dot_scaled, ttng ops other than wgmma's and the mbarriers', !tt.tensordesc
 // values. The lowering and the passes before it (shared memory allocation,
 // barriers) call it first, and so does tgpu::Compiler before any pass, so none
-// of them meets such an op.
-LogicalResult checkOpsSupported(ModuleOp module);
+// of them meets such an op. `ttgirPassesFollow` (a TTIR module about to go
+// through the TTIR -> TTGIR passes) also accepts the descriptor loads and
+// stores that triton-nvidia-tma-lowering turns into TMA copies there.
+LogicalResult checkOpsSupported(ModuleOp module,
+                                bool ttgirPassesFollow = false);
 
 // The external llvm.func `name` of `type`, declared at the top of `op`'s
 // module on first use; failure, diagnosed at `op`, when the module has a
@@ -73,6 +76,17 @@ LogicalResult checkAsyncOpsLowerable(ModuleOp module, int computeCapability);
 // Fails, with a diagnostic, on a TMA copy whose buffer TMA cannot write or
 // read as its layout places the elements.
 LogicalResult checkTmaOpsLowerable(ModuleOp module);
+// The box (per dim, outermost first), swizzle and element size (bytes) a
+// CUtensorMap needs for TMA copies of a whole block of `shape` and
+// `elemType` laid out as `encoding`; a diagnostic at `op` when TMA cannot
+// copy it.
+struct TmaBox {
+  std::vector<int32_t> box;
+  int swizzleBytes = 0;
+  int elemBytes = 0;
+};
+FailureOr<TmaBox> planTmaBox(Operation *op, ArrayRef<int64_t> shape,
+                             Type elemType, Attribute encoding);
 // ttng.async_tma_copy_global_to_local / local_to_global,
 // async_tma_store_wait and reinterpret_tensor_descriptor.
 void populateTmaOpToLLVMPatterns(TritonGPUToLLVMTypeConverter &converter,

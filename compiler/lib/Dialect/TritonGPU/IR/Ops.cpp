@@ -347,13 +347,15 @@ LogicalResult LocalStoreOp::verify() {
   return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getSrc().getType()), buffer);
 }
 
-// What no view of a buffer may change: its memory space and mutability.
+// What no view of a buffer may change: its memory space, and a read-only
+// buffer stays read-only. A view may drop mutability (Triton's warp
+// specialization hands consumers read-only views of its ring slots).
 static LogicalResult verifySameMemory(Operation *op, MemDescType src,
                                       MemDescType dst) {
   if (src.getMemorySpace() != dst.getMemorySpace())
     return op->emitOpError("view must keep the memory space");
-  if (src.getMutableMemory() != dst.getMutableMemory())
-    return op->emitOpError("view must keep mutability");
+  if (!src.getMutableMemory() && dst.getMutableMemory())
+    return op->emitOpError("view of an immutable buffer cannot be mutable");
   return success();
 }
 

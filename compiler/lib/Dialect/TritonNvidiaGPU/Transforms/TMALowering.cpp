@@ -1,0 +1,282 @@
+// triton-nvidia-tma-lowering: tensor-descriptor loads and stores become TMA
+// copies through shared memory (see Passes.td).
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/Passes.h"
+
+#include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tgpu {
+#define GEN_PASS_DEF_TRITONNVIDIAGPUTMALOWERING
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tgpu
+
+using namespace mlir;
+namespace tt = mlir::triton;
+namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
+
+namespace {
+
+// The shared layout of the buffer a TMA copy of `tensorType` through `desc`
+// goes through: the descriptor's, with the rank of the tensor (a
+// rank-reducing load drops leading block dims of size 1).
+FailureOr<Attribute> bufferEncoding(Operation *op, RankedTensorType tensorType,
+                                    Value desc) {
+  auto block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
+  Attribute encoding = block.getEncoding();
+  if (!encoding)
+    return op->emitOpError()
+           << "needs a shared layout on its descriptor's block type " << block
+           << " (run triton-nvidia-optimize-descriptor-encoding first)";
+  auto rank = unsigned(tensorType.getRank());
+  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(encoding)) {
+    if (nvmma.getRank() == rank)
+      return encoding;
+    if (llvm::any_of(nvmma.getCgaBases(), [](int32_t v) { return v != 0; }))
+      return op->emitOpError() << "cannot change the rank of " << encoding
+                               << ", which splits the block among CTAs";
+    return Attribute(ttg::NVMMASharedEncodingAttr::get(
+        op->getContext(), nvmma.getSwizzlingByteWidth(), nvmma.getTransposed(),
+        nvmma.getElementBitWidth(), nvmma.getFp4Padded(), rank, {}));
+  }
+  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(encoding);
+  if (swizzled && swizzled.getVec() == 1 && swizzled.getPerPhase() == 1 &&
+      swizzled.getMaxPhase() == 1) {
+    if (swizzled.getOrder().size() == rank)
+      return encoding;
+    if (llvm::any_of(swizzled.getCgaBases(), [](int32_t v) { return v != 0; }))
+      return op->emitOpError() << "cannot change the rank of " << encoding
+                               << ", which splits the block among CTAs";
+    // The dims a rank-reducing copy keeps are the block's last ones.
+    unsigned dropped = swizzled.getOrder().size() - rank;
+    SmallVector<unsigned> order;
+    for (unsigned d : swizzled.getOrder())
+      if (d >= dropped)
+        order.push_back(d - dropped);
+    return Attribute(ttg::SwizzledSharedEncodingAttr::get(
+        op->getContext(), swizzled.getVec(), swizzled.getPerPhase(),
+        swizzled.getMaxPhase(), order, {}));
+  }
+  return op->emitOpError() << "cannot copy through a descriptor whose block "
+                              "has the layout "
+                           << encoding
+                           << " (TMA writes #ttg.nvmma_shared or an "
+                              "unswizzled #ttg.swizzled_shared)";
+}
+
+ttg::MemDescType bufferType(RankedTensorType tensorType, Attribute encoding,
+                            bool isMutable) {
+  MLIRContext *ctx = tensorType.getContext();
+  return ttg::MemDescType::get(
+      ctx, tensorType.getShape(), tensorType.getElementType(), encoding,
+      ttg::SharedMemorySpaceAttr::get(ctx), isMutable, tensorType.getShape());
+}
+
+// Gives every user of `old` (a buffer) `replacement` instead, a buffer of the
+// same shape and layout that may differ in mutability: views and the
+// buffers a warp_group_dot_wait passes through take the new mutability.
+void replaceBuffer(Value old, Value replacement) {
+  bool isMutable =
+      cast<ttg::MemDescType>(replacement.getType()).getMutableMemory();
+  auto retype = [&](Value v) {
+    auto type = cast<ttg::MemDescType>(v.getType());
+    if (type.getMutableMemory() == isMutable)
+      return false;
+    v.setType(ttg::MemDescType::get(type.getContext(), type.getShape(),
+                                    type.getElementType(), type.getEncoding(),
+                                    type.getMemorySpace(), isMutable,
+                                    type.getAllocShape()));
+    return true;
+  };
+  SmallVector<Value> changed;
+  for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
+    Operation *user = use.getOwner();
+    use.set(replacement);
+    if (ttg::getMemDescViewSource(user) == replacement) {
+      if (retype(user->getResult(0)))
+        changed.push_back(user->getResult(0));
+    } else if (isa<ttng::WarpGroupDotWaitOp>(user)) {
+      Value passed = user->getResult(use.getOperandNumber());
+      if (retype(passed))
+        changed.push_back(passed);
+    }
+  }
+  // The retyped values' own users, transitively.
+  while (!changed.empty()) {
+    Value v = changed.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      Value next;
+      if (ttg::getMemDescViewSource(user) == v)
+        next = user->getResult(0);
+      else if (isa<ttng::WarpGroupDotWaitOp>(user))
+        next = user->getResult(use.getOperandNumber());
+      if (next && retype(next))
+        changed.push_back(next);
+    }
+  }
+}
+
+// Whether every op that sees `buffer` (through views and buffers passed on
+// by warp_group_dot_wait) only reads it, so that it may become mutable: no
+// function boundary, yield or store sees it with its old type.
+bool onlyReadThroughViews(Value buffer) {
+  SmallVector<Value> values{buffer};
+  while (!values.empty()) {
+    Value v = values.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (ttg::getMemDescViewSource(user) == v)
+        values.push_back(user->getResult(0));
+      else if (isa<ttng::WarpGroupDotWaitOp>(user))
+        values.push_back(user->getResult(use.getOperandNumber()));
+      else if (!isa<ttg::LocalLoadOp, ttng::WarpGroupDotOp,
+                    ttng::AsyncTMACopyLocalToGlobalOp>(user))
+        return false;
+    }
+  }
+  return true;
+}
+
+// What a TMA load leaves: the loaded tensor's users read the buffer. A
+// user that only puts it back into shared memory with the buffer's own
+// layout, for readers only, takes the buffer itself.
+void replaceWithBuffer(RewriterBase &rewriter, Value loaded,
+                       TypedValue<ttg::MemDescType> buffer) {
+  for (Operation *user : llvm::make_early_inc_range(loaded.getUsers())) {
+    auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
+    if (!alloc ||
+        alloc.getType().getEncoding() != buffer.getType().getEncoding() ||
+        !onlyReadThroughViews(alloc.getResult()))
+      continue;
+    replaceBuffer(alloc.getResult(), buffer);
+    rewriter.eraseOp(alloc);
+  }
+  if (loaded.use_empty())
+    return;
+  auto read = ttg::LocalLoadOp::create(rewriter, loaded.getLoc(),
+                                       loaded.getType(), buffer, Value());
+  rewriter.replaceAllUsesWith(loaded, read.getResult());
+}
+
+// A load's buffer, its mbarrier expecting the block's bytes, `issue`
+// (the copy), the wait for phase 0 and the barrier's release.
+LogicalResult
+lowerLoad(Operation *op, Value desc, RewriterBase &rewriter,
+          function_ref<void(Value barrier, Value buffer, Value pred)> issue) {
+  auto tensorType = cast<RankedTensorType>(op->getResult(0).getType());
+  FailureOr<Attribute> encoding = bufferEncoding(op, tensorType, desc);
+  if (failed(encoding))
+    return failure();
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  auto buffer = ttg::LocalAllocOp::create(
+      rewriter, loc, bufferType(tensorType, *encoding, /*isMutable=*/true),
+      Value(), IntegerAttr());
+  auto barrierEncoding =
+      ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0}, {});
+  auto barrierType = ttg::MemDescType::get(
+      ctx, {1}, rewriter.getI64Type(), barrierEncoding,
+      ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true, {1});
+  Value barrier = ttg::LocalAllocOp::create(rewriter, loc, barrierType, Value(),
+                                            IntegerAttr());
+  ttng::InitBarrierOp::create(rewriter, loc, barrier, 1);
+  int64_t bytes =
+      tensorType.getNumElements() * tensorType.getElementTypeBitWidth() / 8;
+  Value pred = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+  ttng::BarrierExpectOp::create(rewriter, loc, barrier, bytes, pred);
+  issue(barrier, buffer, pred);
+  Value phase = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+  ttng::WaitBarrierOp::create(rewriter, loc, barrier, phase, Value(),
+                              ValueRange());
+  ttng::InvalBarrierOp::create(rewriter, loc, barrier);
+  replaceWithBuffer(rewriter, op->getResult(0), buffer.getResult());
+  rewriter.eraseOp(op);
+  return success();
+}
+
+// A store's source put in shared memory with the descriptor's layout, the
+// proxy fence that makes the generic-proxy writes visible to TMA, `issue`
+// (the copy) and the wait until TMA has read the buffer.
+LogicalResult lowerStore(Operation *op, TypedValue<RankedTensorType> src,
+                         Value desc, RewriterBase &rewriter,
+                         function_ref<void(Value buffer)> issue) {
+  FailureOr<Attribute> encoding = bufferEncoding(op, src.getType(), desc);
+  if (failed(encoding))
+    return failure();
+  Location loc = op->getLoc();
+  Value buffer = ttg::LocalAllocOp::create(
+      rewriter, loc, bufferType(src.getType(), *encoding, /*isMutable=*/false),
+      src, IntegerAttr());
+  ttng::FenceAsyncSharedOp::create(rewriter, loc, /*bCluster=*/false);
+  issue(buffer);
+  ttng::TMAStoreWaitOp::create(rewriter, loc, 0);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+// Each descriptor op, rewritten in place.
+LogicalResult lowerDescriptorOp(Operation *op, RewriterBase &rewriter) {
+  Location loc = op->getLoc();
+  if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+    return lowerLoad(op, load.getDesc(), rewriter,
+                     [&](Value barrier, Value buffer, Value pred) {
+                       ttng::AsyncTMACopyGlobalToLocalOp::create(
+                           rewriter, loc, load.getDesc(), load.getIndices(),
+                           barrier, buffer, pred);
+                     });
+  if (auto gather = dyn_cast<tt::DescriptorGatherOp>(op))
+    return lowerLoad(op, gather.getDesc(), rewriter,
+                     [&](Value barrier, Value buffer, Value pred) {
+                       ttng::AsyncTMAGatherOp::create(
+                           rewriter, loc, gather.getDesc(),
+                           gather.getXOffsets(), gather.getYOffset(), barrier,
+                           buffer, pred);
+                     });
+  if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+    return lowerStore(
+        op, store.getSrc(), store.getDesc(), rewriter, [&](Value buffer) {
+          ttng::AsyncTMACopyLocalToGlobalOp::create(
+              rewriter, loc, store.getDesc(), store.getIndices(), buffer);
+        });
+  if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(op))
+    return lowerStore(
+        op, reduce.getSrc(), reduce.getDesc(), rewriter, [&](Value buffer) {
+          ttng::AsyncTMAReduceOp::create(rewriter, loc, reduce.getKind(),
+                                         reduce.getDesc(), reduce.getIndices(),
+                                         buffer);
+        });
+  auto scatter = cast<tt::DescriptorScatterOp>(op);
+  return lowerStore(
+      op, scatter.getSrc(), scatter.getDesc(), rewriter, [&](Value buffer) {
+        ttng::AsyncTMAScatterOp::create(rewriter, loc, scatter.getDesc(),
+                                        scatter.getXOffsets(),
+                                        scatter.getYOffset(), buffer);
+      });
+}
+
+struct TMALowering
+    : public mlir::tgpu::impl::TritonNvidiaGPUTMALoweringBase<TMALowering> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<tt::DescriptorLoadOp, tt::DescriptorGatherOp,
+              tt::DescriptorStoreOp, tt::DescriptorReduceOp,
+              tt::DescriptorScatterOp>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    bool failedAny = false;
+    for (Operation *op : ops) {
+      rewriter.setInsertionPoint(op);
+      failedAny |= failed(lowerDescriptorOp(op, rewriter));
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
+} // namespace
