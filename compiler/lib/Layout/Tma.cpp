@@ -41,13 +41,12 @@ int64_t tgpu::layout::tmaBoxElementAddress(int swizzleBytes,
   return addr ^ (((addr >> 7) & mask) << 4);
 }
 
-llvm::Expected<TmaCopyPlan>
-tgpu::layout::planTmaCopy(const std::vector<int64_t> &shape,
-                          const LinearLayout &toOffset, int elemBits,
-                          int swizzleBytes) {
-  size_t rank = shape.size();
-  if (rank < 1 || rank > 5)
-    return err("TMA copies tensors of rank 1 to 5, not " + llvm::Twine(rank));
+llvm::Expected<std::vector<int32_t>>
+tgpu::layout::tmaBox(const std::vector<int64_t> &shape, int elemBits,
+                     int swizzleBytes) {
+  if (shape.empty() || shape.size() > 5)
+    return err("TMA copies tensors of rank 1 to 5, not " +
+               llvm::Twine(shape.size()));
   if (elemBits % 8 != 0 || elemBits == 0 || elemBits > 64)
     return err("TMA copies 8- to 64-bit elements here, not " +
                llvm::Twine(elemBits) + "-bit ones");
@@ -56,15 +55,13 @@ tgpu::layout::planTmaCopy(const std::vector<int64_t> &shape,
     return err("TMA swizzles 32, 64 or 128 bytes, not " +
                llvm::Twine(swizzleBytes));
   int elemBytes = elemBits / 8;
-  TmaCopyPlan plan;
-  plan.swizzleBytes = swizzleBytes;
   // Triton's box: at most 256 elements a dim; with a swizzle, the
   // innermost dim is one swizzle span.
+  std::vector<int32_t> box;
   for (int64_t size : shape) {
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return err("TMA buffer dims must be powers of two, not " +
-                 llvm::Twine(size));
-    plan.box.push_back(int32_t(std::min<int64_t>(size, 256)));
+    if (size <= 0)
+      return err("TMA block dims must be positive, not " + llvm::Twine(size));
+    box.push_back(int32_t(std::min<int64_t>(size, 256)));
   }
   if (swizzleBytes) {
     int32_t span = swizzleBytes / elemBytes;
@@ -73,12 +70,32 @@ tgpu::layout::planTmaCopy(const std::vector<int64_t> &shape,
                  " elements) is narrower than the " +
                  llvm::Twine(swizzleBytes) + "-byte swizzle (" +
                  llvm::Twine(span) + " elements)");
-    plan.box.back() = span;
+    box.back() = span;
   }
-  if (int64_t(plan.box.back()) * elemBytes % 16 != 0)
+  if (int64_t(box.back()) * elemBytes % 16 != 0)
     return err("a TMA box's innermost dim must be a multiple of 16 bytes, "
                "not " +
-               llvm::Twine(int64_t(plan.box.back()) * elemBytes));
+               llvm::Twine(int64_t(box.back()) * elemBytes));
+  return box;
+}
+
+llvm::Expected<TmaCopyPlan>
+tgpu::layout::planTmaCopy(const std::vector<int64_t> &shape,
+                          const LinearLayout &toOffset, int elemBits,
+                          int swizzleBytes) {
+  size_t rank = shape.size();
+  // Checks the rank, element size and swizzle first.
+  auto box = tmaBox(shape, elemBits, swizzleBytes);
+  if (!box)
+    return box.takeError();
+  for (int64_t size : shape)
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return err("TMA buffer dims must be powers of two, not " +
+                 llvm::Twine(size));
+  int elemBytes = elemBits / 8;
+  TmaCopyPlan plan;
+  plan.swizzleBytes = swizzleBytes;
+  plan.box = std::move(*box);
 
   // Messages: dim 0's boxes first (the low bits of the message index).
   LinearLayout toCoord;

@@ -53,6 +53,13 @@ int64_t tmaBoxElementAddress(int swizzleBytes, const std::vector<int32_t> &box,
                              const std::vector<int32_t> &coord, int elemBytes,
                              int64_t start);
 
+// Triton's box for a block of `shape` (outermost first) of `elemBits`-bit
+// elements with a swizzle of `swizzleBytes` (0, 32, 64, 128): at most 256
+// elements a dim, the innermost one swizzle span when swizzled, and that a
+// multiple of 16 bytes. An error saying what does not fit otherwise.
+llvm::Expected<std::vector<int32_t>> tmaBox(const std::vector<int64_t> &shape,
+                                            int elemBits, int swizzleBytes);
+
 // `toOffset`: the buffer's map from element indices (in dims dim0..) to an
 // "offset" in elements (other out dims must be 0: a CTA's own block).
 // `shape` is the buffer's; `swizzleBytes` the layout's swizzle (0, 32, 64,

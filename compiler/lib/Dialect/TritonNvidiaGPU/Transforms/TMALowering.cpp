@@ -5,8 +5,11 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "tgpu/Layout/Tma.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tgpu {
 #define GEN_PASS_DEF_TRITONNVIDIAGPUTMALOWERING
@@ -218,9 +221,110 @@ LogicalResult lowerStore(Operation *op, TypedValue<RankedTensorType> src,
   return success();
 }
 
+// CUDA's CUtensorMapDataType for a descriptor's elements, as Triton picks
+// it (signless integers count as unsigned).
+std::optional<int32_t> tensorMapElemType(Type elem) {
+  if (elem.isBF16())
+    return 10;
+  if (elem.isF16())
+    return 6;
+  if (elem.isF32())
+    return 7;
+  if (elem.isF64())
+    return 9;
+  if (!elem.isIntOrFloat())
+    return std::nullopt;
+  bool isSigned = elem.isSignedInteger();
+  switch (elem.getIntOrFloatBitWidth()) {
+  case 8:
+    return 0;
+  case 16:
+    return 1;
+  case 32:
+    return isSigned ? 3 : 2;
+  case 64:
+    return isSigned ? 5 : 4;
+  default:
+    return std::nullopt;
+  }
+}
+
+// A descriptor made in the kernel: 128 bytes of global scratch, written
+// with the CUtensorMap (global address, sizes and byte strides innermost
+// first, Triton's box for the block's layout, element type, swizzle), then
+// made visible to the TMA unit; the descriptor is that memory.
+LogicalResult lowerMakeDescriptor(tt::MakeTensorDescOp op,
+                                  RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  RankedTensorType block = op.getType().getBlockType();
+  Attribute encoding = block.getEncoding();
+  int swizzleBytes = 0;
+  if (auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(encoding)) {
+    if (nvmma.getTransposed() || nvmma.getFp4Padded())
+      return op.emitOpError()
+             << "cannot make a TMA descriptor for the layout " << encoding
+             << " (transposed and fp4-padded blocks are not supported)";
+    swizzleBytes = int(nvmma.getSwizzlingByteWidth());
+  } else {
+    auto swizzled = dyn_cast_or_null<ttg::SwizzledSharedEncodingAttr>(encoding);
+    if (!swizzled || swizzled.getVec() != 1 || swizzled.getPerPhase() != 1 ||
+        swizzled.getMaxPhase() != 1)
+      return op.emitOpError()
+             << "cannot make a TMA descriptor for the block type " << block
+             << " (run triton-nvidia-optimize-descriptor-encoding first: TMA "
+                "writes #ttg.nvmma_shared or an unswizzled "
+                "#ttg.swizzled_shared)";
+  }
+  Type elemType = block.getElementType();
+  std::optional<int32_t> elemCode = tensorMapElemType(elemType);
+  if (!elemCode)
+    return op.emitOpError() << "TMA has no element type for " << elemType;
+  int elemBits = int(elemType.getIntOrFloatBitWidth());
+  auto box = ::tgpu::layout::tmaBox(
+      std::vector<int64_t>(block.getShape().begin(), block.getShape().end()),
+      elemBits, swizzleBytes);
+  if (!box)
+    return op.emitOpError() << "TMA cannot copy the block " << block << ": "
+                            << llvm::toString(box.takeError());
+
+  DenseMap<int32_t, Value> constants;
+  auto i32 = [&](int32_t v) {
+    Value &c = constants[v];
+    if (!c)
+      c = arith::ConstantIntOp::create(rewriter, loc, v, 32);
+    return c;
+  };
+  constexpr int32_t kTensorMapBytes = 128;
+  auto scratch = ttg::GlobalScratchAllocOp::create(
+      rewriter, loc, tt::PointerType::get(rewriter.getI8Type(), 1),
+      kTensorMapBytes, kTensorMapBytes);
+  SmallVector<Value> boxDims, globalDims, globalStrides;
+  for (int32_t b : llvm::reverse(*box))
+    boxDims.push_back(i32(b));
+  for (Value d : llvm::reverse(op.getShape()))
+    globalDims.push_back(d);
+  Value elemBytes =
+      arith::ConstantIntOp::create(rewriter, loc, elemBits / 8, 64);
+  for (Value stride : llvm::reverse(op.getStrides().drop_back()))
+    globalStrides.push_back(
+        rewriter.createOrFold<arith::MulIOp>(loc, stride, elemBytes));
+  SmallVector<Value> elementStrides(boxDims.size(), i32(1));
+  int32_t fillMode = op.getPadding() == tt::PaddingOption::PAD_NAN ? 1 : 0;
+  ttng::TensormapCreateOp::create(
+      rewriter, loc, scratch, op.getBase(), boxDims, globalDims, globalStrides,
+      elementStrides, *elemCode, /*interleave_layout=*/0,
+      /*swizzle_mode=*/llvm::Log2_32(std::max(swizzleBytes, 16)) - 4, fillMode);
+  ttng::TensormapFenceproxyAcquireOp::create(rewriter, loc, scratch);
+  rewriter.replaceOpWithNewOp<ttng::ReinterpretTensorDescOp>(op, op.getType(),
+                                                             scratch);
+  return success();
+}
+
 // Each descriptor op, rewritten in place.
 LogicalResult lowerDescriptorOp(Operation *op, RewriterBase &rewriter) {
   Location loc = op->getLoc();
+  if (auto make = dyn_cast<tt::MakeTensorDescOp>(op))
+    return lowerMakeDescriptor(make, rewriter);
   if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
     return lowerLoad(op, load.getDesc(), rewriter,
                      [&](Value barrier, Value buffer, Value pred) {
@@ -263,9 +367,9 @@ struct TMALowering
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<tt::DescriptorLoadOp, tt::DescriptorGatherOp,
-              tt::DescriptorStoreOp, tt::DescriptorReduceOp,
-              tt::DescriptorScatterOp>(op))
+      if (isa<tt::MakeTensorDescOp, tt::DescriptorLoadOp,
+              tt::DescriptorGatherOp, tt::DescriptorStoreOp,
+              tt::DescriptorReduceOp, tt::DescriptorScatterOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -275,7 +379,10 @@ struct TMALowering
       failedAny |= failed(lowerDescriptorOp(op, rewriter));
     }
     if (failedAny)
-      signalPassFailure();
+      return signalPassFailure();
+    // Fold and unify the constants the rewrites made, as Triton's greedy
+    // rewrite leaves them.
+    (void)applyPatternsGreedily(getOperation(), FrozenRewritePatternSet());
   }
 };
 

@@ -4,13 +4,13 @@
 // mbarrier expecting the block's 64*64*2 = 8192 bytes, the copy, the wait
 // on phase 0, the barrier's release, and a local_load for the register user.
 // CHECK-LABEL: tt.func public @load
-// CHECK-NEXT: %[[BUF:.+]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #[[NVMMA:.+]], #smem, mutable>
+// CHECK-DAG: %[[TRUE:.+]] = arith.constant true
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0 : i32
+// CHECK: %[[BUF:.+]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #[[NVMMA:.+]], #smem, mutable>
 // CHECK-NEXT: %[[BAR:.+]] = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #[[BARL:.+]], #smem, mutable>
 // CHECK-NEXT: ttng.init_barrier %[[BAR]], 1
-// CHECK-NEXT: %[[TRUE:.+]] = arith.constant true
 // CHECK-NEXT: ttng.barrier_expect %[[BAR]], 8192, %[[TRUE]]
 // CHECK-NEXT: ttng.async_tma_copy_global_to_local %arg0[%arg1, %arg2] %[[BUF]], %[[BAR]], %[[TRUE]]
-// CHECK-NEXT: %[[ZERO:.+]] = arith.constant 0 : i32
 // CHECK-NEXT: ttng.wait_barrier %[[BAR]], %[[ZERO]]
 // CHECK-NEXT: ttng.inval_barrier %[[BAR]]
 // CHECK-NEXT: %[[V:.+]] = ttg.local_load %[[BUF]] : !ttg.memdesc<64x64xf16, #[[NVMMA]], #smem, mutable> -> tensor<64x64xf16, #blocked>
@@ -113,5 +113,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %same = ttg.local_alloc %v : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
     %t = ttg.memdesc_trans %same {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #nvmma, #smem> -> !ttg.memdesc<64x64xf16, #nvmma_t, #smem>
     tt.return %t : !ttg.memdesc<64x64xf16, #nvmma_t, #smem>
+  }
+}
+
+// -----
+
+// A descriptor made in the kernel: 128 bytes of global scratch hold the
+// CUtensorMap: sizes innermost first, byte strides of the outer dims
+// (elements times 2 for f16, 4 for f32), the box (a 128-byte swizzle span
+// innermost: 64 f16, 32 f32), CUDA's element type (6: f16, 7: f32) and
+// swizzle mode (3: 128 bytes); fill mode 1 for NaN padding. Then the acquire fence, and the descriptor is that memory.
+// CHECK-LABEL: tt.func public @make_descriptors
+// CHECK-DAG: %[[C64:.+]] = arith.constant 64 : i32
+// CHECK-DAG: %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : i32
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : i32
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : i32
+// CHECK-DAG: %[[FOUR:.+]] = arith.constant 4 : i64
+// CHECK: %[[S:.+]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+// CHECK-NEXT: %[[ST:.+]] = arith.muli %arg3, %[[TWO]] : i64
+// CHECK-NEXT: ttng.tensormap_create %[[S]], %arg0, [%[[C64]], %[[C64]]], [%arg2, %arg1], [%[[ST]]], [%[[ONE]], %[[ONE]]] {elem_type = 6 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+// CHECK-NEXT: ttng.tensormap_fenceproxy_acquire %[[S]] : !tt.ptr<i8>
+// CHECK-NEXT: ttng.reinterpret_tensor_descriptor %[[S]] : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16, #{{.+}}>>
+// CHECK-NEXT: %[[S3:.+]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+// CHECK-NEXT: %[[ST1:.+]] = arith.muli %arg3, %[[FOUR]] : i64
+// CHECK-NEXT: %[[ST0:.+]] = arith.muli %arg4, %[[FOUR]] : i64
+// CHECK-NEXT: ttng.tensormap_create %[[S3]], %arg5, [%[[C32]], %[[C8]], %[[C2]]], [%arg1, %arg2, %arg1], [%[[ST1]], %[[ST0]]], [%[[ONE]], %[[ONE]], %[[ONE]]] {elem_type = 7 : i32, fill_mode = 1 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvmma3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32, rank = 3}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @make_descriptors(%p: !tt.ptr<f16>, %m: i32, %n: i32, %ld: i64, %ld2: i64, %q: !tt.ptr<f32>) -> (!tt.tensordesc<tensor<64x64xf16, #nvmma>>, !tt.tensordesc<tensor<2x8x32xf32, #nvmma3>>) {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %n], [%ld, %c1] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16, #nvmma>>
+    %e = tt.make_tensor_descriptor %q, [%m, %n, %m], [%ld2, %ld, %c1] {padding = 2 : i32} : !tt.ptr<f32>, !tt.tensordesc<tensor<2x8x32xf32, #nvmma3>>
+    tt.return %d, %e : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !tt.tensordesc<tensor<2x8x32xf32, #nvmma3>>
   }
 }

@@ -45,7 +45,8 @@ def TritonNvidiaGPUOptimizeDescriptorEncoding
 
 def TritonNvidiaGPUTMALowering
     : Pass<"triton-nvidia-tma-lowering", "mlir::ModuleOp"> {
-  let summary = "lower tensor-descriptor loads and stores to TMA copies";
+  let summary = "lower tensor-descriptor loads and stores to TMA copies, and "
+                "descriptors made in the kernel to tensormaps";
   let description = [{
     `tt.descriptor_load` (and `descriptor_gather`) becomes a mutable
     `ttg.local_alloc` in the descriptor's shared layout, a one-arrival
@@ -61,7 +62,13 @@ def TritonNvidiaGPUTMALowering
     the async proxy that TMA reads through), the copy, and
     `ttng.async_tma_store_wait {pendings = 0}`. A copy of fewer dims than
     the block (rank-reducing) uses the block's layout at the tensor's
-    rank. The descriptors need their layouts first
+    rank. `tt.make_tensor_descriptor` becomes 128 bytes of global scratch
+    (`ttg.global_scratch_alloc`) that `ttng.tensormap_create` fills with
+    the CUtensorMap (sizes and byte strides innermost first, Triton's box
+    for the block's layout, CUDA's element type, the swizzle mode),
+    `ttng.tensormap_fenceproxy_acquire`, and
+    `ttng.reinterpret_tensor_descriptor` of that memory. The descriptors
+    need their layouts first
     (triton-nvidia-optimize-descriptor-encoding): one without is an
     error at the op.
   }];
