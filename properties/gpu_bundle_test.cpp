@@ -132,3 +132,122 @@ TEST(BundleCompare, PoisonMarksUnwrittenElements) {
   v = compareBuffer(Elem::F32, 2, got.data(), want.data(), {}, false);
   EXPECT_EQ(v.unwritten, 0u);
 }
+
+namespace {
+
+Arg descriptorArg(Elem elem, std::vector<uint64_t> shape,
+                  std::vector<uint64_t> strides, uint64_t count) {
+  Arg a;
+  a.isBuffer = a.isDescriptor = true;
+  a.elem = a.buffer.elem = elem;
+  a.shape = std::move(shape);
+  a.strides = std::move(strides);
+  a.buffer.count = count;
+  return a;
+}
+
+std::string descriptorError(const Arg &a) {
+  std::string why;
+  EXPECT_FALSE(checkDescriptorArg(a, why));
+  return why;
+}
+
+} // namespace
+
+TEST(BundleDescriptors, TmaRulesOnShapeAndStrides) {
+  std::string why;
+  // Contiguous: the count is the product of the shape.
+  EXPECT_TRUE(checkDescriptorArg(
+      descriptorArg(Elem::F16, {100, 72}, {72, 1}, 7200), why))
+      << why;
+  EXPECT_TRUE(checkDescriptorArg(
+      descriptorArg(Elem::F32, {2, 3, 4}, {12, 4, 1}, 24), why))
+      << why;
+  EXPECT_TRUE(checkDescriptorArg(descriptorArg(Elem::I8, {5}, {1}, 5), why))
+      << why;
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F16, {100, 72}, {72, 1}, 7201)),
+            "count 7201 does not match the shape and strides (7200 elements)");
+  // Padded rows: row 3 of 4 starts at 3 * 16, its last element is 48 + 7.
+  EXPECT_TRUE(
+      checkDescriptorArg(descriptorArg(Elem::F32, {4, 8}, {16, 1}, 56), why))
+      << why;
+  EXPECT_EQ(
+      descriptorError(descriptorArg(Elem::F32, {4, 8}, {16, 1}, 55)),
+      "count 55 does not match the shape and strides (the last element is 55)");
+  // Row strides are multiples of 16 bytes: 8 f16 are, 4 f16 are not.
+  EXPECT_TRUE(
+      checkDescriptorArg(descriptorArg(Elem::F16, {3, 8}, {8, 1}, 24), why))
+      << why;
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F16, {3, 4}, {4, 1}, 12)),
+            "strides[0] is 8 bytes; TMA wants a multiple of 16");
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F32, {4, 4}, {4, 2}, 16)),
+            "strides[1] is 2; TMA wants the innermost stride 1");
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F32, {4, 4}, {4}, 16)),
+            "a descriptor of rank 2 needs as many strides, not 1");
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F32, {}, {}, 16)),
+            "a descriptor's shape wants 1 to 5 sizes");
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F32, {1, 1, 1, 1, 1, 4},
+                                          {4, 4, 4, 4, 4, 1}, 4)),
+            "a descriptor's shape wants 1 to 5 sizes");
+  EXPECT_EQ(descriptorError(descriptorArg(Elem::F32, {0, 4}, {4, 1}, 16)),
+            "shape[0] wants 1 to 2^32");
+}
+
+TEST(BundleDescriptors, TensorMapParamsAreInTheDriversOrder) {
+  Bundle b;
+  b.args.push_back(
+      descriptorArg(Elem::BF16, {3, 40, 64}, {40 * 64, 64, 1}, 3 * 40 * 64));
+  Arg scalar;
+  b.args.push_back(scalar);
+  Image image;
+  image.descriptors.push_back({0, {1, 16, 64}, 128, 2});
+  TensorMapParams p;
+  std::string why;
+  ASSERT_TRUE(tensorMapParams(b, image, 0, p, why)) << why;
+  EXPECT_EQ(p.rank, 3u);
+  EXPECT_EQ(p.elem, Elem::BF16);
+  EXPECT_EQ(p.swizzleBytes, 128u);
+  // Dimension 0 is the innermost; strides in bytes from dimension 1 on.
+  EXPECT_EQ(p.globalDim[0], 64u);
+  EXPECT_EQ(p.globalDim[1], 40u);
+  EXPECT_EQ(p.globalDim[2], 3u);
+  EXPECT_EQ(p.globalStridesBytes[0], 128u);
+  EXPECT_EQ(p.globalStridesBytes[1], 5120u);
+  EXPECT_EQ(p.boxDim[0], 64u);
+  EXPECT_EQ(p.boxDim[1], 16u);
+  EXPECT_EQ(p.boxDim[2], 1u);
+  EXPECT_EQ(p.elementStrides[0], 1u);
+  EXPECT_EQ(p.elementStrides[2], 1u);
+  EXPECT_FALSE(tensorMapParams(b, image, 1, p, why));
+  EXPECT_EQ(why, "argument 1 is not a descriptor");
+  Image bare;
+  bare.impl = "triton";
+  EXPECT_FALSE(tensorMapParams(b, bare, 0, p, why));
+  EXPECT_EQ(why, "image 'triton' gives no encoding (box, swizzle) for "
+                 "descriptor argument 0");
+}
+
+TEST(BundleDescriptors, JsonRoundTrip) {
+  Bundle b;
+  b.name = "d";
+  b.args.push_back(descriptorArg(Elem::F16, {16, 8}, {8, 1}, 128));
+  b.args[0].buffer.input = "in/arg0.bin";
+  b.args[0].buffer.expected = "ref/arg0.bin";
+  Image image;
+  image.file = "kernel.ptx";
+  image.entry = "k";
+  image.descriptors.push_back({0, {8, 8}, 0, 2});
+  b.images.push_back(image);
+  EXPECT_EQ(
+      bundleToJson(b).dump(-1),
+      "{\"format\":\"tgpu-bundle-1\",\"name\":\"d\",\"grid\":[1,1,1],\"args\":["
+      "{\"kind\":"
+      "\"descriptor\",\"type\":\"f16\",\"count\":128,\"shape\":[16,8],"
+      "\"strides\":[8,1],"
+      "\"input\":\"in/arg0.bin\",\"expected\":\"ref/"
+      "arg0.bin\",\"output\":false}],"
+      "\"images\":[{\"impl\":\"tgpu\",\"file\":\"kernel.ptx\",\"entry\":\"k\","
+      "\"block\":"
+      "[128,1,1],\"shared_bytes\":0,\"descriptors\":[{\"arg\":0,\"box\":[8,8],"
+      "\"swizzle_bytes\":0,\"elem_bytes\":2}]}]}");
+}

@@ -147,6 +147,15 @@ Expected<ElemType> elemTypeOf(Type t) {
     e.pointee = scalarKindOf(md.getElementType());
     return e;
   }
+  if (auto desc = dyn_cast<triton::TensorDescType>(t)) {
+    e.kind = ElemType::Desc;
+    e.bits = 64;
+    Type elem = desc.getBlockType().getElementType();
+    if (!isSupportedScalar(elem))
+      return plainError("tensor descriptor of an unsupported element type");
+    e.pointee = scalarKindOf(elem);
+    return e;
+  }
   if (isa<triton::gpu::AsyncTokenType>(t)) {
     e.kind = ElemType::Token;
     return e;
@@ -458,6 +467,12 @@ OpHandler Program::classify(Operation &op) {
       .Case<triton::StoreOp>(to(&P::execStore, K::Store))
       .Case<triton::AtomicRMWOp>(to(&P::execAtomic, K::AtomicRMW))
       .Case<triton::AtomicCASOp>(to(&P::execAtomic, K::AtomicCAS))
+      .Case<triton::MakeTensorDescOp>(
+          to(&P::execMakeTensorDesc, K::MakeTensorDesc))
+      .Case<triton::DescriptorLoadOp>(
+          to(&P::execDescriptorAccess, K::DescriptorLoad))
+      .Case<triton::DescriptorStoreOp>(
+          to(&P::execDescriptorAccess, K::DescriptorStore))
       // Shared memory and TTGIR ordering
       .Case<ttg::BarrierOp, ttng::FenceAsyncSharedOp>(
           to(&P::execOrdering, K::Ordering))
@@ -552,7 +567,8 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
     KernelArg &a = args[i];
     Tensor v;
     if (auto p = dyn_cast<triton::PointerType>(t)) {
-      if (!a.isBuffer || !isSupportedScalar(p.getPointeeType()) ||
+      if (!a.isBuffer || a.isDescriptor ||
+          !isSupportedScalar(p.getPointeeType()) ||
           scalarKindOf(p.getPointeeType()) != a.kind)
         return plainError("argument " + llvm::Twine(i) + " must be a buffer " +
                           typeName(t) + " for kernel " +
@@ -562,12 +578,32 @@ Error tgpu::cpu::runKernel(ModuleOp module, llvm::StringRef kernelName,
         return et.takeError();
       v.type = *et;
       v.i = {global.add(&a.bytes)};
-    } else if (isa<triton::TensorDescType>(t)) {
-      // No command-line argument can stand for a TMA descriptor.
-      return plainError("argument " + llvm::Twine(i) + " of kernel " +
-                        describeSignature(module, func.getName()) +
-                        " is a tensor descriptor, which the CPU oracle does "
-                        "not support yet");
+    } else if (auto desc = dyn_cast<triton::TensorDescType>(t)) {
+      // A desc: argument: its buffer seen as an array of its shape and
+      // strides; the kernel's block must have the array's rank.
+      RankedTensorType block = desc.getBlockType();
+      Type elem = block.getElementType();
+      if (!a.isDescriptor || !isSupportedScalar(elem) ||
+          scalarKindOf(elem) != a.kind)
+        return plainError(locString(func) + ": argument " + llvm::Twine(i) +
+                          " must be a descriptor desc:" +
+                          (isSupportedScalar(elem) ? name(scalarKindOf(elem))
+                                                   : llvm::StringRef("?")) +
+                          "=... for kernel " +
+                          describeSignature(module, func.getName()));
+      if (a.descShape.size() != size_t(block.getRank()))
+        return plainError(locString(func) + ": argument " + llvm::Twine(i) +
+                          " is a descriptor of rank " +
+                          llvm::Twine(a.descShape.size()) +
+                          ", but the kernel's " + typeName(t) + " has rank " +
+                          llvm::Twine(block.getRank()));
+      Expected<ElemType> et = elemTypeOf(t);
+      if (!et)
+        return et.takeError();
+      v.type = *et;
+      v.i = {global.add(&a.bytes)};
+      v.bpShape = a.descShape;
+      v.bpStrides = a.descStrides;
     } else {
       if (a.isBuffer || !isSupportedScalar(t) || scalarKindOf(t) != a.kind)
         return plainError("argument " + llvm::Twine(i) + " must be a scalar " +

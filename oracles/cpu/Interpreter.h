@@ -41,13 +41,19 @@ llvm::StringRef name(ScalarKind k);
 // "i32" -> I32 etc.; false for an unknown name.
 bool parseScalarKind(llvm::StringRef s, ScalarKind &k);
 
-// One kernel argument: a scalar, or a buffer the kernel gets a pointer to.
+// One kernel argument: a scalar, or a buffer the kernel gets a pointer to,
+// or a buffer it sees through a tensor descriptor (a !tt.tensordesc
+// parameter; isBuffer is set too, so buffer code handles its bytes).
 struct KernelArg {
   ScalarKind kind = ScalarKind::I32;
   bool isBuffer = false;
+  bool isDescriptor = false;
   int64_t intValue = 0;    // scalar integers (sign-extended)
   double floatValue = 0;   // scalar floats
   std::vector<uint8_t> bytes; // buffer contents, little endian, updated by the run
+  // Descriptors only: the array's sizes, outermost first, and its strides in
+  // elements (row-major and contiguous as tgpu-run makes them).
+  std::vector<int64_t> descShape, descStrides;
 };
 
 struct RunOptions {

@@ -1,5 +1,6 @@
-// Global memory: pointers (tt.addptr, block pointers) and the accesses
-// through them (tt.load, tt.store, atomics), with their undefined behaviour
+// Global memory: pointers (tt.addptr, block pointers, tensor descriptors)
+// and the accesses through them (tt.load, tt.store, tt.descriptor_load,
+// tt.descriptor_store, atomics), with their undefined behaviour
 // (out of bounds, misaligned, races between programs, writes to what a
 // pending async copy reads).
 #include "oracles/cpu/Program.h"
@@ -47,6 +48,52 @@ BlockAccess expandBlockPointer(const Tensor &blockPtr, Type valueType,
     }
     expanded.i[e] =
         blockPtr.i[0] + uint64_t(elems) * byteSize(blockPtr.type.pointee);
+  }
+  return r;
+}
+
+// The block of a tensor descriptor that starts at `start`, as a tensor of
+// element pointers of `valueShape` (the block's shape, or it without leading
+// size-1 dims), and the mask of the elements inside the described array:
+// every coordinate start_d + j_d in [0, shape_d).
+Expected<BlockAccess> expandDescriptor(const Tensor &desc,
+                                       llvm::ArrayRef<int64_t> blockShape,
+                                       llvm::ArrayRef<int64_t> valueShape,
+                                       llvm::ArrayRef<int64_t> start) {
+  BlockAccess r;
+  Tensor &pointers = r.pointers, &inside = r.inside;
+  pointers.type.kind = ElemType::Ptr;
+  pointers.type.bits = 64;
+  pointers.type.pointee = desc.type.pointee;
+  pointers.shape.assign(valueShape.begin(), valueShape.end());
+  inside.type.kind = ElemType::Int;
+  inside.type.bits = 1;
+  inside.shape = pointers.shape;
+  int64_t count = pointers.numel(), blockCount = 1;
+  for (int64_t d : blockShape)
+    blockCount *= d;
+  size_t rank = blockShape.size();
+  if (count != blockCount || desc.bpShape.size() != rank ||
+      desc.bpStrides.size() != rank || start.size() != rank)
+    return plainError("a tensor descriptor's block, array and indices "
+                      "disagree in rank or size");
+  pointers.i.assign(count, 0);
+  inside.i.assign(count, 1);
+  unsigned size = byteSize(desc.type.pointee);
+  IndexWalker walk(blockShape);
+  for (int64_t e = 0; e < count; ++e, walk.next()) {
+    llvm::ArrayRef<int64_t> j = walk.get();
+    uint64_t elems = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t c = start[d] + j[d];
+      if (c < 0 || c >= desc.bpShape[d]) {
+        inside.i[e] = 0;
+        break;
+      }
+      elems += uint64_t(c) * uint64_t(desc.bpStrides[d]);
+    }
+    if (inside.i[e])
+      pointers.i[e] = desc.i[0] + elems * size;
   }
   return r;
 }
@@ -177,6 +224,11 @@ Error Program::execLoad(Operation &op, const OpHandler &) {
     other = &pad;
   }
   const Tensor &ptr = ptrIn.type.blockPtr ? block.pointers : ptrIn;
+  return loadElements(op, ptr, mask, other);
+}
+
+Error Program::loadElements(Operation &op, const Tensor &ptr,
+                            const Tensor *mask, const Tensor *other) {
   ScalarKind k = ptr.type.pointee;
   unsigned size = byteSize(k);
   Expected<Tensor> r = freshLike(op.getResult(0), ptr);
@@ -213,6 +265,11 @@ Error Program::execStore(Operation &op, const OpHandler &) {
     mask = &block.inside; // out-of-bounds elements are not written
   }
   const Tensor &ptr = ptrIn.type.blockPtr ? block.pointers : ptrIn;
+  return storeElements(op, ptr, mask, val);
+}
+
+Error Program::storeElements(Operation &op, const Tensor &ptr,
+                             const Tensor *mask, const Tensor &val) {
   ScalarKind k = ptr.type.pointee;
   unsigned size = byteSize(k);
   uint32_t serial = global.beginStore(linearPid);
@@ -244,6 +301,55 @@ Error Program::execStore(Operation &op, const OpHandler &) {
     storeBits(where, bits, size);
   }
   return Error::success();
+}
+
+// tt.make_tensor_descriptor: the base address, the array's sizes and
+// strides (elements), and the padding loads read outside it.
+Error Program::execMakeTensorDesc(Operation &op, const OpHandler &) {
+  auto mk = cast<triton::MakeTensorDescOp>(op);
+  Expected<Tensor> r = fresh(op.getResult(0));
+  if (!r)
+    return r.takeError();
+  r->shape.clear();
+  r->i = {get(mk.getBase()).i[0]};
+  for (Value v : mk.getShape())
+    r->bpShape.push_back(sext(get(v).i[0], 32));
+  for (Value v : mk.getStrides())
+    r->bpStrides.push_back(sext(get(v).i[0], 64));
+  r->padNan = mk.getPadding() == triton::PaddingOption::PAD_NAN;
+  set(op.getResult(0), std::move(*r));
+  return Error::success();
+}
+
+// tt.descriptor_load / tt.descriptor_store: the block at the indices, the
+// elements outside the array read as the padding and not written; inside,
+// the rules of tt.load / tt.store (bounds of the buffer, races).
+Error Program::execDescriptorAccess(Operation &op, const OpHandler &h) {
+  bool isLoad = h.kind == OpKind::DescriptorLoad;
+  Value descValue = op.getOperand(0);
+  const Tensor &desc = get(descValue);
+  auto descType = cast<triton::TensorDescType>(descValue.getType());
+  Value value = isLoad ? op.getResult(0) : op.getOperand(1);
+  auto indices = isLoad ? cast<triton::DescriptorLoadOp>(op).getIndices()
+                        : cast<triton::DescriptorStoreOp>(op).getIndices();
+  Index start;
+  for (Value v : indices)
+    start.push_back(sext(get(v).i[0], 32));
+  Expected<BlockAccess> block =
+      expandDescriptor(desc, descType.getBlockType().getShape(),
+                       shapeOf(value.getType()), start);
+  if (!block)
+    return plainError(locString(&op) + ": " + toString(block.takeError()));
+  if (!isLoad)
+    return storeElements(op, block->pointers, &block->inside, get(value));
+  Tensor pad;
+  if (isFloatKind(desc.type.pointee)) {
+    pad.type.kind = ElemType::Float;
+    pad.f = {desc.padNan ? std::numeric_limits<double>::quiet_NaN() : 0.0};
+  } else {
+    pad.i = {0};
+  }
+  return loadElements(op, block->pointers, &block->inside, &pad);
 }
 
 // tt.atomic_rmw, tt.atomic_cas: applied element by element in row-major

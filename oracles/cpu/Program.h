@@ -205,6 +205,9 @@ enum class OpKind : uint8_t {
   Store,
   AtomicRMW,
   AtomicCAS,
+  MakeTensorDesc,
+  DescriptorLoad,
+  DescriptorStore,
   // shared memory and TTGIR ordering
   Ordering,
   DotWait,
@@ -512,6 +515,15 @@ private:
   Error execLoad(Operation &op, const OpHandler &h);
   Error execStore(Operation &op, const OpHandler &h);
   Error execAtomic(Operation &op, const OpHandler &h);
+  Error execMakeTensorDesc(Operation &op, const OpHandler &h);
+  Error execDescriptorAccess(Operation &op, const OpHandler &h);
+  // The element loops of tt.load and tt.store (and of the descriptor ops):
+  // element pointers, the mask (null: all) and, for loads, the value of
+  // masked-off elements (null: zero). loadElements sets op's result.
+  Error loadElements(Operation &op, const Tensor &ptr, const Tensor *mask,
+                     const Tensor *other);
+  Error storeElements(Operation &op, const Tensor &ptr, const Tensor *mask,
+                      const Tensor &val);
   // SharedMemoryOps.cpp
   Error execOrdering(Operation &op, const OpHandler &h);
   Error execDotWait(Operation &op, const OpHandler &h);

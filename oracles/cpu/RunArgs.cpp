@@ -59,7 +59,132 @@ void putElement(std::vector<uint8_t> &bytes, size_t k, ScalarKind kind,
 
 bool isFloat(ScalarKind k) { return k >= ScalarKind::F16; }
 
-// Parses one ARG; `index` seeds random buffers that name no seed.
+// Reads FILE into a buffer of `kind` values; `typeName` for messages.
+bool readBufferFile(llvm::StringRef path, ScalarKind kind,
+                    llvm::StringRef typeName, std::vector<uint8_t> &bytes,
+                    std::string &why) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    why = "cannot read '" + path.str() + "': " + buf.getError().message();
+    return false;
+  }
+  llvm::StringRef data = (*buf)->getBuffer();
+  if (data.size() % byteSize(kind)) {
+    why = "file '" + path.str() + "' holds " + std::to_string(data.size()) +
+          " bytes, not a whole number of " + typeName.str() + " values";
+    return false;
+  }
+  bytes.assign(data.begin(), data.end());
+  return true;
+}
+
+// Fills `bytes` with `n` values of `kind` made by `init` (zeros, iota,
+// rand seeded with `seed`).
+bool fillBuffer(llvm::StringRef init, uint64_t n, uint64_t seed,
+                ScalarKind kind, std::vector<uint8_t> &bytes,
+                std::string &why) {
+  if (n > (uint64_t(1) << 30)) {
+    why = "buffer of " + std::to_string(n) + " elements is too large";
+    return false;
+  }
+  bytes.assign(n * byteSize(kind), 0);
+  if (init == "zeros")
+    return true;
+  if (init == "iota") {
+    for (uint64_t k = 0; k < n; ++k)
+      putElement(bytes, k, kind, double(k), int64_t(k));
+    return true;
+  }
+  if (init == "rand") {
+    // Floats uniform in [-1, 1); integers in [-8, 8) (i1: 0 or 1).
+    uint64_t state = seed;
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t r = nextRandom(state);
+      double fv = double(r >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+      int64_t iv =
+          kind == ScalarKind::I1 ? int64_t(r & 1) : int64_t(r % 16) - 8;
+      putElement(bytes, k, kind, fv, iv);
+    }
+    return true;
+  }
+  why = "unknown buffer initializer '" + init.str() + "'";
+  return false;
+}
+
+// "D0xD1x...", each a positive size; the product must stay below 2^31.
+bool parseShape(llvm::StringRef text, std::vector<int64_t> &shape,
+                std::string &why) {
+  llvm::SmallVector<llvm::StringRef, 4> dims;
+  text.split(dims, 'x');
+  shape.clear();
+  uint64_t total = 1;
+  for (llvm::StringRef d : dims) {
+    int64_t v;
+    if (d.getAsInteger(10, v) || v < 1 || v > (int64_t(1) << 31) - 1) {
+      why = "descriptor shape '" + text.str() +
+            "': each size must be a positive integer below 2^31";
+      return false;
+    }
+    total *= uint64_t(v);
+    if (total > (uint64_t(1) << 31)) {
+      why = "descriptor shape '" + text.str() + "' has too many elements";
+      return false;
+    }
+    shape.push_back(v);
+  }
+  return true;
+}
+
+// The rest of a "desc:T=" argument: INIT:SHAPE[:SEED] or @FILE:SHAPE.
+bool parseDescriptorArg(llvm::StringRef type, llvm::StringRef rhs, size_t index,
+                        KernelArg &arg, std::string &why) {
+  const char *syntax = "expected zeros:SHAPE, rand:SHAPE[:SEED], iota:SHAPE or "
+                       "@FILE:SHAPE (SHAPE: D0xD1x...)";
+  arg.isBuffer = arg.isDescriptor = true;
+  if (rhs.consume_front("@")) {
+    // The shape follows the last ':', so file names may hold ':'.
+    auto [path, shapeText] = rhs.rsplit(':');
+    if (shapeText.empty() || path.empty() || path == rhs) {
+      why = syntax;
+      return false;
+    }
+    if (!parseShape(shapeText, arg.descShape, why) ||
+        !readBufferFile(path, arg.kind, type, arg.bytes, why))
+      return false;
+  } else {
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    rhs.split(parts, ':');
+    uint64_t seed = index + 1;
+    if (parts.size() < 2 || parts.size() > 3 || parts[1].empty() ||
+        (parts.size() == 3 && parts[2].getAsInteger(0, seed))) {
+      why = syntax;
+      return false;
+    }
+    if (!parseShape(parts[1], arg.descShape, why))
+      return false;
+    uint64_t n = 1;
+    for (int64_t d : arg.descShape)
+      n *= uint64_t(d);
+    if (!fillBuffer(parts[0], n, seed, arg.kind, arg.bytes, why))
+      return false;
+  }
+  uint64_t n = 1;
+  for (int64_t d : arg.descShape)
+    n *= uint64_t(d);
+  if (arg.bytes.size() != n * byteSize(arg.kind)) {
+    why = "file holds " +
+          std::to_string(arg.bytes.size() / byteSize(arg.kind)) + " " +
+          type.str() + " values, shape '" + rhs.rsplit(':').second.str() +
+          "' needs " + std::to_string(n);
+    return false;
+  }
+  // Row-major and contiguous: the innermost stride is 1.
+  arg.descStrides.assign(arg.descShape.size(), 1);
+  for (size_t d = arg.descShape.size() - 1; d-- > 0;)
+    arg.descStrides[d] = arg.descStrides[d + 1] * arg.descShape[d + 1];
+  return true;
+}
+
 } // namespace
 
 bool parseKernelArg(llvm::StringRef text, size_t index, KernelArg &arg,
@@ -69,28 +194,21 @@ bool parseKernelArg(llvm::StringRef text, size_t index, KernelArg &arg,
     why = "expected TYPE=VALUE";
     return false;
   }
+  if (lhs.consume_front("desc:")) {
+    if (!parseScalarKind(lhs, arg.kind)) {
+      why = "unknown element type '" + lhs.str() + "'";
+      return false;
+    }
+    return parseDescriptorArg(lhs, rhs, index, arg, why);
+  }
   if (lhs.consume_front("ptr:")) {
     if (!parseScalarKind(lhs, arg.kind)) {
       why = "unknown element type '" + lhs.str() + "'";
       return false;
     }
     arg.isBuffer = true;
-    unsigned size = byteSize(arg.kind);
-    if (rhs.consume_front("@")) {
-      auto buf = llvm::MemoryBuffer::getFile(rhs);
-      if (!buf) {
-        why = "cannot read '" + rhs.str() + "': " + buf.getError().message();
-        return false;
-      }
-      llvm::StringRef data = (*buf)->getBuffer();
-      if (data.size() % size) {
-        why = "file '" + rhs.str() + "' holds " + std::to_string(data.size()) +
-              " bytes, not a whole number of " + lhs.str() + " values";
-        return false;
-      }
-      arg.bytes.assign(data.begin(), data.end());
-      return true;
-    }
+    if (rhs.consume_front("@"))
+      return readBufferFile(rhs, arg.kind, lhs, arg.bytes, why);
     llvm::SmallVector<llvm::StringRef, 3> parts;
     rhs.split(parts, ':');
     uint64_t n = 0, seed = index + 1;
@@ -100,32 +218,7 @@ bool parseKernelArg(llvm::StringRef text, size_t index, KernelArg &arg,
       why = "expected zeros:N, rand:N[:SEED], iota:N or @FILE";
       return false;
     }
-    if (n > (uint64_t(1) << 30)) {
-      why = "buffer of " + std::to_string(n) + " elements is too large";
-      return false;
-    }
-    arg.bytes.assign(n * size, 0);
-    if (parts[0] == "zeros")
-      return true;
-    if (parts[0] == "iota") {
-      for (uint64_t k = 0; k < n; ++k)
-        putElement(arg.bytes, k, arg.kind, double(k), int64_t(k));
-      return true;
-    }
-    if (parts[0] == "rand") {
-      // Floats uniform in [-1, 1); integers in [-8, 8) (i1: 0 or 1).
-      uint64_t state = seed;
-      for (uint64_t k = 0; k < n; ++k) {
-        uint64_t r = nextRandom(state);
-        double fv = double(r >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-        int64_t iv = arg.kind == ScalarKind::I1 ? int64_t(r & 1)
-                                                : int64_t(r % 16) - 8;
-        putElement(arg.bytes, k, arg.kind, fv, iv);
-      }
-      return true;
-    }
-    why = "unknown buffer initializer '" + parts[0].str() + "'";
-    return false;
+    return fillBuffer(parts[0], n, seed, arg.kind, arg.bytes, why);
   }
   if (!parseScalarKind(lhs, arg.kind)) {
     why = "unknown scalar type '" + lhs.str() + "'";

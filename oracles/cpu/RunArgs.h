@@ -2,6 +2,12 @@
 // the program generator, the fuzz targets and tgpu-repro:
 //   i32=5  f32=1e-5  ptr:f32=zeros:N  ptr:i32=rand:N[:SEED]  ptr:f16=iota:N
 //   ptr:f32=@FILE
+//   desc:f16=zeros:64x128  desc:f16=rand:64x128[:SEED]  desc:f32=iota:16x8x4
+//   desc:f16=@FILE:64x128
+// A desc: argument is a buffer of D0*D1*... elements, filled as the ptr:
+// forms fill theirs (@FILE: exactly that many values), that a !tt.tensordesc
+// parameter sees as an array of shape [D0, D1, ...] with row-major,
+// contiguous strides; its rank must be the descriptor's block rank.
 // and a launch "--grid X[,Y[,Z]] [--num-warps N] -- ARG...".
 #ifndef TGPU_ORACLES_CPU_RUNARGS_H
 #define TGPU_ORACLES_CPU_RUNARGS_H

@@ -16,17 +16,21 @@
 namespace tgpu::cpu {
 
 struct ElemType {
-  enum Kind : uint8_t { Int, Float, Ptr, MemDesc, Token } kind = Int;
+  // Desc: a tensor descriptor (tt.make_tensor_descriptor, or a
+  // !tt.tensordesc kernel argument).
+  enum Kind : uint8_t { Int, Float, Ptr, MemDesc, Token, Desc } kind = Int;
   unsigned bits = 32;   // Int: width; Float: 8, 16, 32 or 64
   bool bf16 = false;    // Float 16: bfloat16 rather than IEEE half
   bool e4m3 = false;    // Float 8: f8E4M3FN rather than f8E5M2
-  ScalarKind pointee = ScalarKind::I32; // Ptr / MemDesc: element type held
+  ScalarKind pointee =
+      ScalarKind::I32;   // Ptr / MemDesc / Desc: element type held
   bool blockPtr = false; // Ptr to a tensor (make_tensor_ptr)
   bool isInt() const { return kind == Int; }
   bool isFloat() const { return kind == Float; }
   bool operator==(const ElemType &o) const {
     return kind == o.kind && bits == o.bits && bf16 == o.bf16 &&
-           e4m3 == o.e4m3 && (kind != Ptr || pointee == o.pointee);
+           e4m3 == o.e4m3 &&
+           ((kind != Ptr && kind != Desc) || pointee == o.pointee);
   }
 };
 
@@ -40,7 +44,10 @@ struct Tensor {
   std::vector<double> f;
   // Block pointer (!tt.ptr<tensor<...>>) only: the whole tensor's shape and
   // strides (elements) and the block's offsets; `i` holds the base address.
+  // A descriptor (Desc) uses bpShape and bpStrides the same way (the array
+  // it describes) and `padNan` for what loads read outside it.
   std::vector<int64_t> bpShape, bpStrides, bpOffsets;
+  bool padNan = false;
   // MemDesc only.
   int alloc = -1;
   int64_t offset = 0;

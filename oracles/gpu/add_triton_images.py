@@ -8,7 +8,9 @@ target (cuda:90 by default) and num-warps as tgpu did; its cubin goes into
 the bundle as triton.cubin. Triton's kernels take pointer parameters after
 the kernel's own (global and profile scratch in 3.x): their count comes from
 the PTX entry's parameter list and their sizes from the metadata
-(global_scratch_size, profile_scratch_size), per program. A kernel Triton
+(global_scratch_size, profile_scratch_size), per program. Tensor
+descriptor arguments get the CUtensorMap encoding (box, swizzle) Triton's
+launcher would use, from its metadata's tensordesc_meta. A kernel Triton
 rejects keeps tgpu's image only, and the reason is written to
 triton_error.txt in its bundle (a finding against Triton's front end only
 when tgpu and the reference accept the kernel; listed at the end).
@@ -90,6 +92,19 @@ def add_image(job):
                  "block": [32 * int(md.num_warps), 1, 1], "shared_bytes": int(md.shared)}
         if scratch:
             image["scratch_per_program"] = scratch
+        # Triton says, per descriptor parameter in order, how its launcher
+        # encodes the CUtensorMap (box, swizzle mode 0-3, element size).
+        descs = [k for k, a in enumerate(meta["args"]) if a.get("kind") == "descriptor"]
+        tma = list(getattr(md, "tensordesc_meta", None) or [])
+        if descs and len(tma) != len(descs):
+            raise RuntimeError("Triton describes %d tensor descriptors, the bundle has %d"
+                               % (len(tma), len(descs)))
+        if descs:
+            image["descriptors"] = [
+                {"arg": k, "box": list(d["block_size"]),
+                 "swizzle_bytes": {0: 0, 1: 32, 2: 64, 3: 128}[int(d["swizzle"])],
+                 "elem_bytes": int(d["elem_size"])}
+                for k, d in zip(descs, tma)]
         meta["images"].append(image)
         result = None
     except Exception as e:  # Triton's front end or back end said no

@@ -10,9 +10,11 @@
 //
 // One ARG per kernel argument: i1=V ... i64=V, f16=V, bf16=V, f32=V, f64=V,
 // f8E4M3FN=V, f8E5M2=V, or a buffer ptr:T=zeros:N | ptr:T=rand:N[:SEED] |
-// ptr:T=iota:N | ptr:T=@FILE. Exit status: 0 success, 1 bad input or
-// unsupported op, 2 undefined behaviour (or a failed device assertion) in the
-// kernel.
+// ptr:T=iota:N | ptr:T=@FILE, or a buffer seen through a tensor descriptor
+// desc:T=zeros:SHAPE | desc:T=rand:SHAPE[:SEED] | desc:T=iota:SHAPE |
+// desc:T=@FILE:SHAPE (SHAPE D0xD1x..., row-major). Exit status: 0 success,
+// 1 bad input or unsupported op, 2 undefined behaviour (or a failed device
+// assertion) in the kernel.
 #include "oracles/cpu/Interpreter.h"
 #include "oracles/cpu/RunArgs.h"
 #include "oracles/cpu/Values.h"
@@ -62,7 +64,8 @@ static cl::opt<std::string>
             cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> dumpDir("dump",
                                     cl::desc("write every buffer argument's "
-                                             "final contents to DIR/argK.bin"),
+                                             "(ptr: and desc:) final contents "
+                                             "to DIR/argK.bin"),
                                     cl::init(""), cl::cat(runCategory));
 static cl::opt<std::string> dumpInputsDir(
     "dump-inputs",

@@ -1,5 +1,6 @@
 #include "oracles/gpu/bundle/Bundle.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -201,6 +202,23 @@ public:
     out = j->asBool();
     return true;
   }
+  // An array of non-negative integers.
+  bool uints(const Json &obj, const std::string &key, const std::string &where,
+             std::vector<uint64_t> &out) {
+    const Json *j = member(obj, key, where);
+    if (!j)
+      return false;
+    if (!j->isArray())
+      return fail(where + "." + key, "not an array");
+    out.clear();
+    for (const Json &e : j->items()) {
+      uint64_t v;
+      if (!e.asUint64(v))
+        return fail(where + "." + key, "wants non-negative integers");
+      out.push_back(v);
+    }
+    return true;
+  }
   template <size_t N, typename T>
   bool dims(const Json &obj, const std::string &key, const std::string &where,
             std::array<T, N> &out) {
@@ -246,6 +264,95 @@ bool fileSize(const std::string &path, uint64_t &size) {
 }
 
 } // namespace
+
+bool checkDescriptorArg(const Arg &a, std::string &why) {
+  const size_t rank = a.shape.size();
+  const uint64_t size = elemBytes(a.elem);
+  if (rank == 0 || rank > kMaxDescriptorRank) {
+    why = "a descriptor's shape wants 1 to " +
+          std::to_string(kMaxDescriptorRank) + " sizes";
+    return false;
+  }
+  if (a.strides.size() != rank) {
+    why = "a descriptor of rank " + std::to_string(rank) +
+          " needs as many strides, not " + std::to_string(a.strides.size());
+    return false;
+  }
+  uint64_t last = 0, product = 1;
+  bool contiguous = true;
+  for (size_t d = 0; d < rank; ++d) {
+    if (a.shape[d] == 0 || a.shape[d] > (uint64_t(1) << 32)) {
+      why = "shape[" + std::to_string(d) + "] wants 1 to 2^32";
+      return false;
+    }
+    if (a.strides[d] == 0 || a.strides[d] > (uint64_t(1) << 32)) {
+      why = "strides[" + std::to_string(d) + "] wants 1 to 2^32 elements";
+      return false;
+    }
+    if (d + 1 < rank && (a.strides[d] * size) % 16) {
+      why = "strides[" + std::to_string(d) + "] is " +
+            std::to_string(a.strides[d] * size) +
+            " bytes; TMA wants a multiple of 16";
+      return false;
+    }
+    // Saturated at 2^40, beyond any count: the sum cannot wrap.
+    last +=
+        std::min<uint64_t>((a.shape[d] - 1) * a.strides[d], uint64_t(1) << 40);
+    product *= a.shape[d];
+    if (product > (uint64_t(1) << 32)) {
+      why = "a descriptor of more than 2^32 elements";
+      return false;
+    }
+  }
+  if (a.strides[rank - 1] != 1) {
+    why = "strides[" + std::to_string(rank - 1) + "] is " +
+          std::to_string(a.strides[rank - 1]) +
+          "; TMA wants the innermost stride 1";
+    return false;
+  }
+  for (size_t d = rank - 1, want = 1; d-- > 0;) {
+    want *= a.shape[d + 1];
+    contiguous &= a.strides[d] == want;
+  }
+  if (contiguous ? a.buffer.count != product : a.buffer.count <= last) {
+    why = "count " + std::to_string(a.buffer.count) +
+          " does not match the shape and strides (" +
+          (contiguous ? std::to_string(product) + " elements"
+                      : "the last element is " + std::to_string(last)) +
+          ")";
+    return false;
+  }
+  return true;
+}
+
+bool tensorMapParams(const Bundle &b, const Image &image, unsigned arg,
+                     TensorMapParams &out, std::string &why) {
+  if (arg >= b.args.size() || !b.args[arg].isDescriptor) {
+    why = "argument " + std::to_string(arg) + " is not a descriptor";
+    return false;
+  }
+  const ImageDescriptor *d = image.descriptorFor(arg);
+  if (!d) {
+    why = "image '" + image.impl +
+          "' gives no encoding (box, swizzle) for descriptor argument " +
+          std::to_string(arg);
+    return false;
+  }
+  const Arg &a = b.args[arg];
+  out = TensorMapParams();
+  out.rank = unsigned(a.shape.size());
+  out.elem = a.elem;
+  out.swizzleBytes = d->swizzleBytes;
+  for (unsigned i = 0; i < out.rank; ++i) {
+    unsigned d2 = out.rank - 1 - i; // the bundle's dim, outermost first
+    out.globalDim[i] = a.shape[d2];
+    out.boxDim[i] = d->box[d2];
+    out.elementStrides[i] = 1;
+    if (i > 0)
+      out.globalStridesBytes[i - 1] = a.strides[d2] * elemBytes(a.elem);
+  }
+  return true;
+}
 
 bool loadBundle(const std::string &dir, Bundle &b, std::string &error) {
   b = Bundle();
@@ -304,8 +411,9 @@ bool loadBundle(const std::string &dir, Bundle &b, std::string &error) {
         return located(r.fail(where + ".bits", "wants 0x and at most " +
                                                    std::to_string(width / 4) + " hex digits"));
       arg.scalarBits = v;
-    } else if (kind == "buffer") {
+    } else if (kind == "buffer" || kind == "descriptor") {
       arg.isBuffer = true;
+      arg.isDescriptor = kind == "descriptor";
       Buffer &buf = arg.buffer;
       buf.elem = arg.elem;
       if (!r.count(a, "count", where, buf.count) ||
@@ -316,6 +424,13 @@ bool loadBundle(const std::string &dir, Bundle &b, std::string &error) {
         return located(false);
       if (buf.count == 0 || buf.count > (uint64_t(1) << 32))
         return located(r.fail(where + ".count", "wants 1 to 2^32 elements"));
+      if (arg.isDescriptor) {
+        if (!r.uints(a, "shape", where, arg.shape) ||
+            !r.uints(a, "strides", where, arg.strides))
+          return located(false);
+        if (!checkDescriptorArg(arg, why))
+          return located(r.fail(where, why));
+      }
       if (const Json *c = r.member(a, "compare", where, false)) {
         if (!r.number(*c, "atol", where + ".compare", buf.rule.atol) ||
             !r.number(*c, "rtol", where + ".compare", buf.rule.rtol) ||
@@ -335,7 +450,9 @@ bool loadBundle(const std::string &dir, Bundle &b, std::string &error) {
                                            " x " + type + " need " + std::to_string(want)));
       }
     } else {
-      return located(r.fail(where + ".kind", "'" + kind + "', expected buffer or scalar"));
+      return located(
+          r.fail(where + ".kind",
+                 "'" + kind + "', expected buffer, descriptor or scalar"));
     }
     b.args.push_back(std::move(arg));
   }
@@ -368,11 +485,68 @@ bool loadBundle(const std::string &dir, Bundle &b, std::string &error) {
     }
     if (!r.string(m, "build_failure", where, img.buildFailure, false))
       return located(false);
+    if (const Json *ds = r.member(m, "descriptors", where, false)) {
+      if (!ds->isArray())
+        return located(r.fail(where + ".descriptors", "not an array"));
+      for (size_t di = 0; di < ds->items().size(); ++di) {
+        const Json &dj = ds->items()[di];
+        std::string dwhere = where + ".descriptors[" + std::to_string(di) + "]";
+        ImageDescriptor d;
+        uint64_t argIndex = 0, swizzle = 0, elem = 0;
+        std::vector<uint64_t> box;
+        if (!dj.isObject())
+          return located(r.fail(dwhere, "not an object"));
+        if (!r.count(dj, "arg", dwhere, argIndex) ||
+            !r.uints(dj, "box", dwhere, box) ||
+            !r.count(dj, "swizzle_bytes", dwhere, swizzle) ||
+            !r.count(dj, "elem_bytes", dwhere, elem))
+          return located(false);
+        if (argIndex >= b.args.size() || !b.args[argIndex].isDescriptor)
+          return located(
+              r.fail(dwhere + ".arg", std::to_string(argIndex) +
+                                          " is not a descriptor argument"));
+        const Arg &target = b.args[argIndex];
+        if (img.descriptorFor(unsigned(argIndex)))
+          return located(r.fail(dwhere + ".arg", "argument " +
+                                                     std::to_string(argIndex) +
+                                                     " is described twice"));
+        if (box.size() != target.shape.size())
+          return located(
+              r.fail(dwhere + ".box", std::to_string(box.size()) +
+                                          " dims for a descriptor of rank " +
+                                          std::to_string(target.shape.size())));
+        for (uint64_t v : box)
+          if (v == 0 || v > 256)
+            return located(r.fail(dwhere + ".box",
+                                  "wants sizes from 1 to 256 (TMA's limit)"));
+        if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+          return located(
+              r.fail(dwhere + ".swizzle_bytes", "wants 0, 32, 64 or 128"));
+        if (elem != elemBytes(target.elem))
+          return located(r.fail(
+              dwhere + ".elem_bytes",
+              std::to_string(elem) + ", but argument " +
+                  std::to_string(argIndex) + " holds " + elemName(target.elem) +
+                  " (" + std::to_string(elemBytes(target.elem)) + " bytes)"));
+        if (swizzle && box.back() * elem > swizzle)
+          return located(r.fail(dwhere + ".box",
+                                "an inner box of " +
+                                    std::to_string(box.back() * elem) +
+                                    " bytes is wider than the " +
+                                    std::to_string(swizzle) + "-byte swizzle"));
+        d.arg = unsigned(argIndex);
+        d.box.assign(box.begin(), box.end());
+        d.swizzleBytes = unsigned(swizzle);
+        d.elemBytes = unsigned(elem);
+        img.descriptors.push_back(std::move(d));
+      }
+    }
     img.extra = Json::object();
     for (const auto &mm : m.members())
       if (mm.first != "impl" && mm.first != "file" && mm.first != "entry" &&
           mm.first != "block" && mm.first != "shared_bytes" &&
-          mm.first != "scratch_per_program" && mm.first != "build_failure")
+          mm.first != "scratch_per_program" && mm.first != "build_failure" &&
+          mm.first != "descriptors")
         img.extra.set(mm.first, mm.second);
     for (const Image &other : b.images)
       if (other.impl == img.impl)
@@ -404,7 +578,9 @@ Json bundleToJson(const Bundle &b) {
   Json args = Json::array();
   for (const Arg &a : b.args) {
     Json j = Json::object();
-    j.set("kind", a.isBuffer ? "buffer" : "scalar");
+    j.set("kind", a.isDescriptor ? "descriptor"
+                  : a.isBuffer   ? "buffer"
+                                 : "scalar");
     j.set("type", elemName(a.elem));
     if (!a.isBuffer) {
       char bits[24];
@@ -415,6 +591,15 @@ Json bundleToJson(const Bundle &b) {
     } else {
       const Buffer &buf = a.buffer;
       j.set("count", buf.count);
+      if (a.isDescriptor) {
+        Json shape = Json::array(), strides = Json::array();
+        for (uint64_t v : a.shape)
+          shape.push(v);
+        for (uint64_t v : a.strides)
+          strides.push(v);
+        j.set("shape", shape);
+        j.set("strides", strides);
+      }
       j.set("input", buf.input);
       j.set("expected", buf.expected);
       j.set("output", buf.output);
@@ -451,6 +636,20 @@ Json bundleToJson(const Bundle &b) {
     }
     if (!img.buildFailure.empty())
       j.set("build_failure", img.buildFailure);
+    if (!img.descriptors.empty()) {
+      Json ds = Json::array();
+      for (const ImageDescriptor &d : img.descriptors) {
+        Json dj = Json::object(), box = Json::array();
+        dj.set("arg", d.arg);
+        for (uint32_t v : d.box)
+          box.push(unsigned(v));
+        dj.set("box", box);
+        dj.set("swizzle_bytes", d.swizzleBytes);
+        dj.set("elem_bytes", d.elemBytes);
+        ds.push(dj);
+      }
+      j.set("descriptors", ds);
+    }
     for (const auto &m : img.extra.members())
       j.set(m.first, m.second);
     images.push(j);

@@ -51,11 +51,36 @@ struct Buffer {
 };
 
 struct Arg {
-  bool isBuffer = false;
+  bool isBuffer = false; // "buffer", and "descriptor" (its buffer)
+  // "descriptor": a buffer the kernel reaches through a tensor descriptor
+  // (a CUtensorMap parameter on the GPU) over `shape` and `strides`.
+  bool isDescriptor = false;
   Elem elem = Elem::I32;
   uint64_t scalarBits = 0; // scalars: the value's bits, zero-extended
   std::string text;        // scalars: the value as the launch wrote it
   Buffer buffer;
+  // Descriptors only: the array's sizes and strides in elements, outermost
+  // first (the innermost stride is 1). The element size is elemBytes(elem).
+  std::vector<uint64_t> shape, strides;
+};
+
+// The largest rank a TMA descriptor has.
+constexpr size_t kMaxDescriptorRank = 5;
+
+// Whether a descriptor argument is one TMA can describe: rank 1 to 5,
+// positive strides, the innermost 1 and the others multiples of 16 bytes,
+// `count` covering the last element (and equal to the product of the shape
+// when the strides are the contiguous ones). False with `why`.
+bool checkDescriptorArg(const Arg &a, std::string &why);
+
+// How an image's kernel expects the CUtensorMap of a descriptor argument
+// to be encoded: the box it copies (dims in the tensor's order, outermost
+// first) and the shared-memory swizzle.
+struct ImageDescriptor {
+  unsigned arg = 0; // index into Bundle::args (a descriptor)
+  std::vector<uint32_t> box;
+  unsigned swizzleBytes = 0; // 0 (none), 32, 64 or 128
+  unsigned elemBytes = 0;    // the argument's element size
 };
 
 // One compiled form of the kernel: ours, or Triton's for the three-way
@@ -73,8 +98,40 @@ struct Image {
   // Why the image could not be built ("error: ..." or "timeout: ..."; set by
   // ptxas_images.py): the runner reports it without loading the file.
   std::string buildFailure;
+  // Per descriptor argument the kernel's encoding, when the compiler said
+  // (each argument at most once).
+  std::vector<ImageDescriptor> descriptors;
   Json extra; // members the reader does not know ("ptx", "build_s"), kept on rewrite
+
+  // The encoding for argument `arg`, or null when the image names none.
+  const ImageDescriptor *descriptorFor(unsigned arg) const {
+    for (const ImageDescriptor &d : descriptors)
+      if (d.arg == arg)
+        return &d;
+    return nullptr;
+  }
 };
+
+// What cuTensorMapEncodeTiled takes for descriptor argument `arg` of an
+// image, in the driver's order (dimension 0 the innermost): global sizes,
+// the byte strides of dimensions 1.. (dimension 0's is the element size),
+// the box, unit element strides, the swizzle and the element type; the
+// global address is the argument's device buffer.
+struct TensorMapParams {
+  unsigned rank = 0;
+  Elem elem = Elem::F16;
+  std::array<uint64_t, kMaxDescriptorRank> globalDim{};
+  std::array<uint64_t, kMaxDescriptorRank - 1> globalStridesBytes{};
+  std::array<uint32_t, kMaxDescriptorRank> boxDim{};
+  std::array<uint32_t, kMaxDescriptorRank> elementStrides{};
+  unsigned swizzleBytes = 0;
+};
+
+struct Bundle;
+// False with `why` when `arg` is not a descriptor or `image` has no
+// encoding for it.
+bool tensorMapParams(const Bundle &b, const Image &image, unsigned arg,
+                     TensorMapParams &out, std::string &why);
 
 struct Bundle {
   std::string dir;  // where it was loaded from
@@ -88,7 +145,9 @@ struct Bundle {
 };
 
 // Reads DIR/meta.json and checks it: every file named exists with the size
-// its type and count give, grids and blocks are positive, scalars fit.
+// its type and count give, grids and blocks are positive, scalars fit,
+// descriptors pass checkDescriptorArg and images' descriptor encodings name
+// descriptor arguments of their rank and element size.
 bool loadBundle(const std::string &dir, Bundle &out, std::string &error);
 // Writes DIR/meta.json (the data files are the producer's business).
 bool saveBundleMeta(const Bundle &b, std::string &error);

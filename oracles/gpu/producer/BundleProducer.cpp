@@ -75,6 +75,51 @@ llvm::Error runReference(mlir::ModuleOp module, std::vector<cpu::KernelArg> &arg
   return error("the CPU reference: " + why);
 }
 
+// The CUtensorMap encoding tgpu's kernel expects for each descriptor
+// argument: the "tma" member ({"box", "swizzle_bytes", "elem_bytes"}) of its
+// parameter in the compiler's metadata, where the compiler gives one.
+llvm::Error descriptorEncodings(const mlir::tgpu::KernelMetadata &md,
+                                const bundle::Bundle &b,
+                                std::vector<bundle::ImageDescriptor> &out) {
+  bundle::Json meta;
+  std::string why;
+  if (!bundle::Json::parse(mlir::tgpu::metadataToJson(md), meta, why))
+    return error("the compiler's metadata: " + why);
+  const bundle::Json *params = meta.get("arguments");
+  if (!params || !params->isArray())
+    return error("the compiler's metadata has no argument list");
+  for (size_t k = 0; k < b.args.size() && k < params->items().size(); ++k) {
+    const bundle::Json *tma = params->items()[k].get("tma");
+    if (!b.args[k].isDescriptor || !tma)
+      continue;
+    auto bad = [&](const std::string &what) {
+      return error("the compiler's metadata: arguments[" + llvm::Twine(k) +
+                   "].tma: " + what);
+    };
+    const bundle::Json *box = tma->get("box"),
+                       *swizzle = tma->get("swizzle_bytes"),
+                       *elem = tma->get("elem_bytes");
+    bundle::ImageDescriptor d;
+    d.arg = unsigned(k);
+    uint64_t v;
+    if (!box || !box->isArray())
+      return bad("no box");
+    for (const bundle::Json &e : box->items()) {
+      if (!e.asUint64(v) || v > UINT32_MAX)
+        return bad("a box size is not a count");
+      d.box.push_back(uint32_t(v));
+    }
+    if (!swizzle || !swizzle->asUint64(v) || v > 128)
+      return bad("no swizzle_bytes");
+    d.swizzleBytes = unsigned(v);
+    if (!elem || !elem->asUint64(v) || v > 8)
+      return bad("no elem_bytes");
+    d.elemBytes = unsigned(v);
+    out.push_back(std::move(d));
+  }
+  return llvm::Error::success();
+}
+
 bool allZero(const std::vector<uint8_t> &bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
 }
@@ -273,6 +318,16 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
     bundle::Buffer &buf = arg.buffer;
     buf.elem = arg.elem;
     buf.count = inputBytes[k].size() / bundle::elemBytes(arg.elem);
+    if (initial[k].isDescriptor) {
+      arg.isDescriptor = true;
+      arg.shape.assign(initial[k].descShape.begin(),
+                       initial[k].descShape.end());
+      arg.strides.assign(initial[k].descStrides.begin(),
+                         initial[k].descStrides.end());
+      if (!bundle::checkDescriptorArg(arg, why))
+        return error("argument " + llvm::Twine(k) + " '" + spec.launch.args[k] +
+                     "': a GPU descriptor cannot describe it: " + why);
+    }
     buf.input = "in/arg" + std::to_string(k) + ".bin";
     buf.expected = "ref/arg" + std::to_string(k) + ".bin";
     buf.output = output[k];
@@ -308,6 +363,12 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
   image.entry = md.name;
   image.block = {unsigned(md.threadsPerCta), 1, 1};
   image.sharedBytes = uint64_t(md.sharedBytes);
+  // A kernel with global scratch (descriptors made in the kernel) takes the
+  // grid's scratch as its last parameter.
+  if (md.globalScratchBytes > 0)
+    image.scratchPerProgram = {uint64_t(md.globalScratchBytes)};
+  if (llvm::Error e = descriptorEncodings(md, b, image.descriptors))
+    return e;
   b.images.push_back(image);
   if (llvm::Error e = writeBytes(outDir + "/kernel.ptx", compiled->output.data(),
                                  compiled->output.size()))
@@ -325,6 +386,10 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
   std::string err;
   if (!bundle::saveBundleMeta(b, err))
     return error(err);
+  // The runner's checks, so that no bundle written here is refused there.
+  bundle::Bundle check;
+  if (!bundle::loadBundle(outDir, check, err))
+    return error("the bundle written is not valid: " + err);
   return llvm::Error::success();
 }
 

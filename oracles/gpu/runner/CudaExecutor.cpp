@@ -24,11 +24,13 @@ constexpr size_t kModuleCacheLimit = 256;
 // some names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); the
 // lookup uses the same expansion, so the symbol matches the prototype.
 #define TGPU_CUDA_FUNCTIONS(X)                                                 \
-  X(cuInit) X(cuDeviceGet) X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)      \
-  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
-  X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)               \
-  X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)             \
-  X(cuMemcpyDtoH) X(cuMemsetD8) X(cuLaunchKernel) X(cuGetErrorName)
+  X(cuInit)                                                                    \
+  X(cuDeviceGet) X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)                \
+      X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)      \
+          X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)       \
+              X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) \
+                  X(cuMemcpyDtoH) X(cuMemsetD8) X(cuLaunchKernel)              \
+                      X(cuGetErrorName) X(cuTensorMapEncodeTiled)
 #define TGPU_STRINGIFY2(x) #x
 #define TGPU_STRINGIFY(x) TGPU_STRINGIFY2(x)
 
@@ -57,6 +59,43 @@ struct Driver {
 };
 
 Driver drv;
+
+// The driver's element type for a descriptor's elements (i1 is a byte).
+CUtensorMapDataType tensorMapDataType(bundle::Elem e) {
+  switch (e) {
+  case bundle::Elem::I1:
+  case bundle::Elem::I8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case bundle::Elem::I16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case bundle::Elem::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case bundle::Elem::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case bundle::Elem::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case bundle::Elem::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case bundle::Elem::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case bundle::Elem::F64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+CUtensorMapSwizzle tensorMapSwizzle(unsigned bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
 
 std::string errorName(CUresult rc) {
   const char *name = nullptr;
@@ -195,6 +234,9 @@ ImageRun CudaExecutor::run(const bundle::Bundle &b, const bundle::Image &image,
   const size_t nargs = b.args.size();
   std::vector<CUdeviceptr> pointers(nargs + image.scratchPerProgram.size(), 0);
   std::vector<uint64_t> scalars(nargs, 0);
+  // Descriptor parameters: a CUtensorMap over the argument's buffer, passed
+  // by value (cuLaunchKernel copies the parameter's 128 bytes).
+  std::vector<CUtensorMap> maps(nargs);
   std::vector<void *> params;
   std::vector<uint8_t> guard(kGuard, kGuardByte);
   for (size_t k = 0; k < nargs; ++k) {
@@ -216,7 +258,30 @@ ImageRun CudaExecutor::run(const bundle::Bundle &b, const bundle::Image &image,
     if (rc != CUDA_SUCCESS)
       return fail("cuMemcpyHtoD", rc, true);
     pointers[k] = base + kGuard;
-    params.push_back(&pointers[k]);
+    if (!a.isDescriptor) {
+      params.push_back(&pointers[k]);
+      continue;
+    }
+    // The box and swizzle are the image's (each compiler chose them for its
+    // own copies); out-of-bounds elements of a box read as zero.
+    bundle::TensorMapParams tm;
+    std::string why;
+    if (!bundle::tensorMapParams(b, image, unsigned(k), tm, why)) {
+      r.ok = false;
+      r.error = why;
+      return r;
+    }
+    rc = drv.cuTensorMapEncodeTiled(
+        &maps[k], tensorMapDataType(tm.elem), tm.rank,
+        reinterpret_cast<void *>(pointers[k]), tm.globalDim.data(),
+        tm.globalStridesBytes.data(), tm.boxDim.data(),
+        tm.elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+        tensorMapSwizzle(tm.swizzleBytes), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS)
+      return fail("cuTensorMapEncodeTiled (argument " + std::to_string(k) + ")",
+                  rc, false);
+    params.push_back(&maps[k]);
   }
   const uint64_t programs = b.grid[0] * b.grid[1] * b.grid[2];
   for (size_t s = 0; s < image.scratchPerProgram.size(); ++s) {

@@ -32,7 +32,11 @@ struct ImageRun {
 class Executor {
 public:
   virtual ~Executor() = default;
-  // `inputs[k]` holds argument k's initial bytes (buffers only).
+  // `inputs[k]` holds argument k's initial bytes (buffers and descriptors).
+  // A descriptor argument (bundle::Arg::isDescriptor) is a buffer like the
+  // others, in memory and in the result; its kernel parameter is the
+  // CUtensorMap over that buffer that bundle::tensorMapParams describes
+  // (the image's box and swizzle), passed by value.
   virtual ImageRun run(const bundle::Bundle &b, const bundle::Image &image,
                        const std::vector<std::vector<uint8_t>> &inputs) = 0;
   virtual std::string deviceName() const = 0;
@@ -59,7 +63,8 @@ private:
 // ACTION: `expected` (returns the expected buffers), `inputs` (writes
 // nothing), `flip` (the expected with the first element of every output
 // changed), `hang`, `crash` (the worker dies), `sticky` (a lost context),
-// `load-error`. Any other image behaves as `inputs`.
+// `load-error`. Any other image behaves as `inputs`. Descriptor arguments
+// are buffers here (there is no TMA to encode for).
 class SimulatedExecutor : public Executor {
 public:
   ImageRun run(const bundle::Bundle &b, const bundle::Image &image,
