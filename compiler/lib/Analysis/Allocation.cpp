@@ -4,6 +4,7 @@
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -11,6 +12,7 @@
 using namespace mlir;
 using namespace mlir::tgpu;
 namespace ttg = mlir::triton::gpu;
+namespace ttng = mlir::triton::nvidia_gpu;
 
 FailureOr<int64_t> mlir::tgpu::getMemDescAllocBytes(Type type) {
   auto memdesc = dyn_cast<ttg::MemDescType>(type);
@@ -157,6 +159,9 @@ SharedMemoryAllocation::collectBuffers(FunctionOpInterface func,
     int64_t bytes = scratchBytes(op);
     if (bytes > 0) {
       Buffer buffer{op, /*scratch=*/true, bytes};
+      // tensormap.replace edits a CUtensorMap in place: 128-byte aligned.
+      if (isa<ttng::TensormapCreateOp>(op))
+        buffer.alignment = 128;
       buffer.liveBegin = id[op];
       buffer.liveEnd = end[op];
       result.buffers.push_back(buffer);

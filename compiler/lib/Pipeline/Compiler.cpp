@@ -122,6 +122,8 @@ std::string mlir::tgpu::metadataToJson(const KernelMetadata &metadata) {
       {"num_stages", metadata.numStages},
       {"threads_per_cta", metadata.threadsPerCta},
       {"shared_memory_bytes", metadata.sharedBytes},
+      {"global_scratch_bytes", metadata.globalScratchBytes},
+      {"global_scratch_align", metadata.globalScratchAlign},
       {"arch", metadata.arch},
       {"ptx_version", metadata.ptxVersion},
   };
@@ -232,18 +234,25 @@ LogicalResult Compiler::Impl::resolveArchAndWarps(ModuleOp module,
     if (!options.arch)
       arch = *fromModule;
   }
-  // wgmma exists only in the arch-specific sm_90a target: a cuda:90 kernel
-  // that uses it is compiled for sm_90a (which runs on the same GPUs), as
-  // Triton does.
-  Operation *wgmma = nullptr;
-  module.walk([&](triton::nvidia_gpu::WarpGroupDotOp op) {
-    wgmma = op;
+  // wgmma and tensormap.replace (a CUtensorMap made in the kernel) exist
+  // only in the arch-specific sm_90a target: a cuda:90 kernel that uses
+  // them is compiled for sm_90a (which runs on the same GPUs), as Triton
+  // does.
+  Operation *needs90a = nullptr;
+  module.walk([&](Operation *op) {
+    if (!isa<triton::nvidia_gpu::WarpGroupDotOp,
+             triton::nvidia_gpu::TensormapCreateOp>(op))
+      return WalkResult::advance();
+    needs90a = op;
     return WalkResult::interrupt();
   });
-  if (wgmma && arch.name != "sm_90a") {
+  if (needs90a && arch.name != "sm_90a") {
     if (arch.capability != 90)
-      return wgmma->emitError()
-             << "wgmma needs the sm_90a target, not " << arch.name;
+      return needs90a->emitError()
+             << (isa<triton::nvidia_gpu::WarpGroupDotOp>(needs90a)
+                     ? "wgmma"
+                     : "tensormap.replace")
+             << " needs the sm_90a target, not " << arch.name;
     arch = *GpuArch::parse("sm_90a");
   }
 
@@ -353,6 +362,12 @@ Compiler::Impl::describeKernel(ModuleOp module, const GpuArch &arch,
              << "ttg.shared must be a non-negative integer, got " << attr;
     metadata.sharedBytes = intAttr.getInt();
   }
+  for (auto [name, field] : {std::pair{"ttg.global_scratch_memory_size",
+                                       &metadata.globalScratchBytes},
+                             std::pair{"ttg.global_scratch_memory_alignment",
+                                       &metadata.globalScratchAlign}})
+    if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+      *field = attr.getInt();
   metadata.arch = arch.name;
   metadata.ptxVersion = ptxVersionString();
   return metadata;

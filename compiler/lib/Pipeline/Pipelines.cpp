@@ -74,6 +74,7 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
 }
 
 void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
+  pm.addPass(createTritonGPUGlobalScratchAllocation());
   AllocateSharedMemoryOptions allocation;
   allocation.checkLimit = true;
   pm.addPass(createAllocateSharedMemory(allocation));
@@ -90,7 +91,8 @@ void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
 void mlir::tgpu::registerPipelines() {
   PassPipelineRegistration<>(
       "tgpu-ttgir-to-llvm",
-      "TTGIR to the LLVM dialect: allocate-shared-memory, "
+      "TTGIR to the LLVM dialect: "
+      "tritongpu-global-scratch-memory-allocation, allocate-shared-memory, "
       "tritongpu-membar, convert-scf-to-cf, "
       "convert-triton-gpu-to-llvm, convert-nv-gpu-to-llvm, "
       "convert-nvvm-to-llvm, canonicalize, cse",

@@ -91,6 +91,11 @@ struct KernelMetadata {
   int numStages = 0; // CompileOptions::numStages
   int threadsPerCta = 0;
   int64_t sharedBytes = 0; // module attribute ttg.shared, 0 when absent
+  // Global scratch each program needs (ttg.global_scratch_memory_size and
+  // _alignment); when nonzero, the kernel's last parameter is the grid's
+  // scratch, these bytes per program in linear program order.
+  int64_t globalScratchBytes = 0;
+  int64_t globalScratchAlign = 0;
   std::string arch;
   std::string ptxVersion; // "8.4"
 };

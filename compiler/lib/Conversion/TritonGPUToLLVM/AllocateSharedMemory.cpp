@@ -6,6 +6,7 @@
 #include "tgpu/Analysis/Allocation.h"
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "llvm/Support/Debug.h"
 
@@ -22,6 +23,9 @@ namespace tt = mlir::triton;
 namespace ttg = mlir::triton::gpu;
 
 int64_t mlir::tgpu::getScratchBytes(Operation *op) {
+  // ttng.tensormap_create edits its CUtensorMap in shared memory.
+  if (isa<triton::nvidia_gpu::TensormapCreateOp>(op))
+    return 128;
   return std::max({getReduceScratchBytes(op), getConvertLayoutScratchBytes(op),
                    getAtomicScratchBytes(op), getCatScratchBytes(op),
                    getScanScratchBytes(op), getGatherScratchBytes(op),

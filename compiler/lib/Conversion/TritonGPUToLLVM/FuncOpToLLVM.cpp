@@ -1,8 +1,10 @@
-// tt.func -> llvm.func (public functions are kernels), tt.return, and the
-// program-id queries.
+// tt.func -> llvm.func (public functions are kernels), tt.return, the
+// program-id queries, and the global scratch a kernel takes as its last
+// parameter.
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -13,6 +15,13 @@ using namespace mlir::tgpu;
 namespace tt = mlir::triton;
 
 namespace {
+
+// The global scratch bytes each program of kernel `func` needs (0: none).
+int64_t globalScratchBytes(tt::FuncOp func) {
+  auto size =
+      func->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_size");
+  return size ? size.getInt() : 0;
+}
 
 struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
   FuncOpLowering(TritonGPUToLLVMTypeConverter &converter,
@@ -31,6 +40,12 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
                               << argType;
       signature.addInputs(i, converted);
     }
+    bool isKernel = op.isPublic();
+    // A kernel with global scratch (tritongpu-global-scratch-memory-
+    // allocation) takes the grid's scratch as a last, extra parameter.
+    if (isKernel && globalScratchBytes(op) > 0)
+      signature.addInputs(
+          {LLVM::LLVMPointerType::get(getContext(), /*addressSpace=*/1)});
     SmallVector<Type> results;
     if (failed(getTypeConverter()->convertTypes(type.getResults(), results)))
       return op.emitError("cannot lower the result types");
@@ -41,9 +56,8 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
             : LLVM::LLVMStructType::getLiteral(getContext(), results);
     auto llvmType = LLVM::LLVMFunctionType::get(
         resultType, signature.getConvertedTypes(), /*isVarArg=*/false);
-    auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(),
-                                         llvmType);
-    bool isKernel = op.isPublic();
+    auto func =
+        LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
     if (isKernel) {
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
@@ -90,6 +104,62 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
   }
 
   LoweringInfo info;
+};
+
+// A program's global scratch: the grid's (the kernel's last parameter)
+// from this program's linear id (x fastest) times the bytes each program
+// has, plus the buffer's offset.
+struct GlobalScratchAllocLowering
+    : public ConvertOpToLLVMPattern<triton::gpu::GlobalScratchAllocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(triton::gpu::GlobalScratchAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    auto offset =
+        op->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_offset");
+    auto module = op->getParentOfType<ModuleOp>();
+    auto size = module ? module->getAttrOfType<IntegerAttr>(
+                             "ttg.global_scratch_memory_size")
+                       : IntegerAttr();
+    if (!func || !offset || !size || func.getNumArguments() == 0)
+      return op.emitOpError("has no global scratch offset (run "
+                            "tritongpu-global-scratch-memory-allocation "
+                            "first)");
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto ext = [&](Value v) {
+      return LLVM::ZExtOp::create(rewriter, loc, i64, v).getResult();
+    };
+    Value x =
+        ext(NVVM::BlockIdXOp::create(rewriter, loc, rewriter.getI32Type()));
+    Value y =
+        ext(NVVM::BlockIdYOp::create(rewriter, loc, rewriter.getI32Type()));
+    Value z =
+        ext(NVVM::BlockIdZOp::create(rewriter, loc, rewriter.getI32Type()));
+    Value nx =
+        ext(NVVM::GridDimXOp::create(rewriter, loc, rewriter.getI32Type()));
+    Value ny =
+        ext(NVVM::GridDimYOp::create(rewriter, loc, rewriter.getI32Type()));
+    Value linear = LLVM::AddOp::create(
+        rewriter, loc, x,
+        LLVM::MulOp::create(
+            rewriter, loc, nx,
+            LLVM::AddOp::create(rewriter, loc, y,
+                                LLVM::MulOp::create(rewriter, loc, ny, z))));
+    auto constant = [&](int64_t v) {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    Value bytes = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, linear, constant(size.getInt())),
+        constant(offset.getInt()));
+    Value base = func.getArgument(func.getNumArguments() - 1);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, base.getType(), rewriter.getI8Type(), base, ValueRange{bytes});
+    return success();
+  }
 };
 
 struct ReturnOpLowering : public ConvertOpToLLVMPattern<tt::ReturnOp> {
@@ -169,7 +239,7 @@ void mlir::tgpu::populateFuncOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &info) {
   patterns.add<FuncOpLowering>(converter, info);
-  patterns.add<ReturnOpLowering>(converter);
+  patterns.add<ReturnOpLowering, GlobalScratchAllocLowering>(converter);
   patterns.add<ProgramQueryLowering<tt::GetProgramIdOp, NVVM::BlockIdXOp,
                                     NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                ProgramQueryLowering<tt::GetNumProgramsOp, NVVM::GridDimXOp,

@@ -180,7 +180,7 @@ LogicalResult mlir::tgpu::checkAsyncOpsLowerable(ModuleOp module,
   if (computeCapability >= 90)
     return success();
   // The sm_90 forms (ptxas 13.0 rejects them for sm_80): expect_tx, an
-  // arrival count, the bulk (TMA) copies and their waits.
+  // arrival count, the bulk (TMA) copies and their waits, tensormaps.
   WalkResult result = module.walk([&](Operation *op) {
     const char *what = nullptr;
     if (isa<ttng::BarrierExpectOp>(op))
@@ -190,6 +190,9 @@ LogicalResult mlir::tgpu::checkAsyncOpsLowerable(ModuleOp module,
     else if (isa<ttng::TMAStoreWaitOp, ttng::AsyncTMACopyGlobalToLocalOp,
                  ttng::AsyncTMACopyLocalToGlobalOp>(op))
       what = "bulk async copies";
+    else if (isa<ttng::TensormapCreateOp, ttng::TensormapFenceproxyAcquireOp>(
+                 op))
+      what = "tensormaps";
     if (!what)
       return WalkResult::advance();
     op->emitOpError() << "needs sm_90 or newer (" << what

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tgpu;
@@ -271,6 +272,131 @@ struct TmaStoreWaitLowering
   }
 };
 
+// "0x<v>", as Triton writes a PTX immediate.
+std::string hexImmediate(int64_t v) { return llvm::formatv("{0:x}", v).str(); }
+
+// `instr` executed by the threads for which `pred` holds, with operand $0
+// an address ("[ $0 + 0 ]"), as Triton writes it; `rest` follows the
+// address, `values` its operands.
+void emitPredicatedAsm(RewriterBase &rewriter, Location loc, Value pred,
+                       StringRef instr, Value address,
+                       StringRef addressConstraint, StringRef rest,
+                       ArrayRef<std::pair<Value, StringRef>> values = {}) {
+  PtxAsmOperands operands;
+  operands.input(address, addressConstraint);
+  for (auto [v, constraint] : values)
+    operands.input(v, constraint);
+  unsigned p = operands.input(pred, "b");
+  std::string text = "@$" + std::to_string(p) + " " + instr.str() +
+                     " [ $0 + 0 ]" + rest.str() + ";";
+  createPtxAsm(rewriter, loc, {}, operands, text);
+}
+
+// A CUtensorMap made in the kernel: warp 0 zeroes the op's 128 bytes of
+// shared scratch, thread 0 sets each field with tensormap.replace (sm_90a),
+// and warp 0 copies the result to its global home with release semantics
+// for the tensormap proxy, as Triton does.
+struct TensormapCreateLowering
+    : public ConvertOpToLLVMPattern<ttng::TensormapCreateOp> {
+  TensormapCreateLowering(TritonGPUToLLVMTypeConverter &converter,
+                          const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttng::TensormapCreateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value smem = getSharedMemoryBase(rewriter, op);
+    Value tid = getThreadId(rewriter, loc);
+    auto i32 = [&](int32_t v) { return i32Constant(rewriter, loc, v); };
+    Value warp0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                       tid, i32(info.threadsPerWarp));
+    Value thread0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                         tid, i32(0));
+    // 32 threads, 4 bytes each: the 128-byte map starts out all zeros.
+    Value word =
+        LLVM::GEPOp::create(rewriter, loc, smem.getType(),
+                            rewriter.getI32Type(), smem, ValueRange{tid});
+    emitPredicatedAsm(rewriter, loc, warp0, "st.shared.b32", word, "r", ", $1",
+                      {{i32(0), "r"}});
+    NVVM::SyncWarpOp::create(rewriter, loc, i32(-1));
+
+    auto replace = [&](StringRef field, StringRef width,
+                       std::optional<int> ordinal, Value v) {
+      std::string instr =
+          ("tensormap.replace.tile." + field + ".shared::cta.b1024." + width)
+              .str();
+      std::string rest = ordinal ? ", " + hexImmediate(*ordinal) : "";
+      rest += ", $1";
+      emitPredicatedAsm(rewriter, loc, thread0, instr, smem, "r", rest,
+                        {{v, width == "b64" ? "l" : "r"}});
+    };
+    auto replaceImmediate = [&](StringRef field, int64_t v) {
+      std::string instr =
+          ("tensormap.replace.tile." + field + ".shared::cta.b1024.b32").str();
+      emitPredicatedAsm(rewriter, loc, thread0, instr, smem, "r",
+                        ", " + hexImmediate(v));
+    };
+    int rank = op.getRank();
+    replace("global_address", "b64", std::nullopt, adaptor.getGlobalAddress());
+    replaceImmediate("rank", rank - 1);
+    for (int i = 0; i < rank; ++i)
+      replace("box_dim", "b32", i, adaptor.getBoxDim()[i]);
+    for (int i = 0; i < rank; ++i)
+      replace("global_dim", "b32", i, adaptor.getGlobalDim()[i]);
+    // Byte strides as they are. (Triton shifts them right by 4 when it
+    // writes PTX 8.5 or older, for an old ptxas; with CUDA 13's ptxas and
+    // driver JIT, tgpu's PTX 8.4 needs bytes: shifted strides gave a map
+    // that differs from cuTensorMapEncodeTiled's and copies that miss all
+    // but the first row, on an H100, 2026-11-27.)
+    for (int i = 0; i + 1 < rank; ++i)
+      replace("global_stride", "b64", i, adaptor.getGlobalStride()[i]);
+    for (int i = 0; i < rank; ++i)
+      replace("element_stride", "b32", i, adaptor.getElementStride()[i]);
+    replaceImmediate("elemtype", op.getElemType());
+    replaceImmediate("interleave_layout", op.getInterleaveLayout());
+    replaceImmediate("swizzle_mode", op.getSwizzleMode());
+    replaceImmediate("fill_mode", op.getFillMode());
+    emitPredicatedAsm(
+        rewriter, loc, warp0,
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+        "release.gpu.sync.aligned",
+        adaptor.getDescPtr(), "l", ", [ $1 + 0 ], 0x80", {{smem, "r"}});
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringInfo info;
+};
+
+// Orders a CUtensorMap written through the generic proxy before TMA copies
+// that read it: warp 0 fences it for the tensormap proxy (then closes and
+// waits for a bulk group, which ptxas needs to keep the fence, as Triton
+// does), and the CTA meets at a barrier.
+struct TensormapFenceproxyAcquireLowering
+    : public ConvertOpToLLVMPattern<ttng::TensormapFenceproxyAcquireOp> {
+  TensormapFenceproxyAcquireLowering(TritonGPUToLLVMTypeConverter &converter,
+                                     const LoweringInfo &info)
+      : ConvertOpToLLVMPattern(converter), info(info) {}
+  LogicalResult
+  matchAndRewrite(ttng::TensormapFenceproxyAcquireOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value warp0 = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::ult, getThreadId(rewriter, loc),
+        i32Constant(rewriter, loc, info.threadsPerWarp));
+    PtxAsmOperands operands;
+    operands.input(adaptor.getDescPtr(), "l");
+    operands.input(warp0, "b");
+    createPtxAsm(rewriter, loc, {}, operands,
+                 "@$1 fence.proxy.tensormap::generic.acquire.gpu [ $0 + 0 ], "
+                 "0x80;\n\t@$1 cp.async.bulk.commit_group;\n\t@$1 "
+                 "cp.async.bulk.wait_group.read 0;");
+    NVVM::Barrier0Op::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringInfo info;
+};
+
 } // namespace
 
 LogicalResult mlir::tgpu::checkTmaOpsLowerable(ModuleOp module) {
@@ -305,5 +431,6 @@ void mlir::tgpu::populateTmaOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringInfo &info) {
   patterns.add<TmaStoreWaitLowering, ReinterpretTensorDescLowering>(converter);
-  patterns.add<TmaLoadLowering, TmaStoreLowering>(converter, info);
+  patterns.add<TmaLoadLowering, TmaStoreLowering, TensormapCreateLowering,
+               TensormapFenceproxyAcquireLowering>(converter, info);
 }

@@ -39,10 +39,10 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module,
   WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp,
             ttg::WarpYieldOp, ttg::WarpReturnOp, ttg::MemDescReinterpretOp,
-            ttg::GlobalScratchAllocOp, ttg::WarpIdOp, ttg::LocalBarrierOp,
-            ttg::Fp4ToFpOp, ttg::PredicateStageOp, ttg::MaskOp,
-            ttg::MaskReturnOp, triton::MapElementwiseOp,
-            triton::MapElementwiseReturnOp, triton::DotScaledOp>(op)) {
+            ttg::WarpIdOp, ttg::LocalBarrierOp, ttg::Fp4ToFpOp,
+            ttg::PredicateStageOp, ttg::MaskOp, ttg::MaskReturnOp,
+            triton::MapElementwiseOp, triton::MapElementwiseReturnOp,
+            triton::DotScaledOp>(op)) {
       op->emitOpError(
           "is not supported yet: tgpu reads and verifies it but has no "
           "lowering to LLVM for it");
@@ -76,8 +76,8 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module,
              ttng::InvalBarrierOp, ttng::BarrierExpectOp, ttng::ArriveBarrierOp,
              ttng::WaitBarrierOp, ttng::AsyncCopyMbarrierArriveOp,
              ttng::TMAStoreWaitOp, ttng::AsyncTMACopyGlobalToLocalOp,
-             ttng::AsyncTMACopyLocalToGlobalOp, ttng::ReinterpretTensorDescOp>(
-            op)) {
+             ttng::AsyncTMACopyLocalToGlobalOp, ttng::ReinterpretTensorDescOp,
+             ttng::TensormapCreateOp, ttng::TensormapFenceproxyAcquireOp>(op)) {
       op->emitOpError(
           "is not supported yet: tgpu has no lowering for ttng ops");
       return WalkResult::interrupt();
@@ -103,7 +103,8 @@ LogicalResult mlir::tgpu::checkOpsSupported(ModuleOp module,
       return WalkResult::advance();
     // The TTIR -> TTGIR passes make TMA copies of the descriptor loads and
     // stores (triton-nvidia-tma-lowering); in TTGIR they must be gone.
-    if (isa<triton::DescriptorLoadOp, triton::DescriptorStoreOp>(op)) {
+    if (isa<triton::MakeTensorDescOp, triton::DescriptorLoadOp,
+            triton::DescriptorStoreOp>(op)) {
       if (ttgirPassesFollow)
         return WalkResult::advance();
       op->emitOpError("is not supported yet in TTGIR: tgpu lowers it to TMA "

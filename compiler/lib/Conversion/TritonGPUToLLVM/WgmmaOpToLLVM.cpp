@@ -470,6 +470,9 @@ struct WarpGroupDotLowering
     auto beforeFence = [&] { rewriter.setInsertionPoint(fence); };
     auto afterFence = [&] { rewriter.setInsertionPoint(op); };
     SmallVector<bool> done(numC, false);
+    // A's registers as the instructions read them: wgmma reads them
+    // asynchronously, so they must not be reused before the wait.
+    SmallVector<Value> aInFlight;
     for (int32_t r0 = 0; r0 < numC; ++r0) {
       Pos p0 = positionOf(*c, r0, 0, 0);
       if (p0.first % 64 || p0.second % tileN || cRegs.byPosition.at(p0) != r0)
@@ -545,6 +548,7 @@ struct WarpGroupDotLowering
               aOps.push_back(packA(elems)), elems.clear();
           }
           aOps = pinRegisters(rewriter, loc, aOps);
+          llvm::append_range(aInFlight, aOps);
         }
         afterFence();
         // Transposed: M- (N-) major in shared memory; A row-major and B
@@ -596,8 +600,18 @@ struct WarpGroupDotLowering
         return op.emitError("the accumulator layout has elements no wgmma "
                             "computes: ")
                << cType.getEncoding();
-    if (!op.getIsAsync())
-      acc = emitWaitGroup(rewriter, loc, acc, 0);
+    // A synchronous dot waits here; the wait also takes A's registers, so
+    // that nothing overwrites them while the wgmma may still read them
+    // (the register allocator sees them dead once the wgmma is issued; on
+    // an H100, two register-A dots in one loop gave wrong sums without
+    // this, 2026-11-27).
+    if (!op.getIsAsync()) {
+      SmallVector<Value> live(acc.begin(), acc.end());
+      llvm::append_range(live, aInFlight);
+      live = emitWaitGroup(rewriter, loc, live, 0);
+      live.resize(acc.size());
+      acc.assign(live.begin(), live.end());
+    }
     for (int32_t r = 0; r < numC; ++r)
       acc[r] = acc[lowest[r]];
     Type resultType = getTypeConverter()->convertType(op.getType());

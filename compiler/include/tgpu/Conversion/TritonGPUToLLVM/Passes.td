@@ -45,6 +45,24 @@ def AllocateSharedMemoryNv
   ];
 }
 
+def TritonGPUGlobalScratchAllocation
+    : Pass<"tritongpu-global-scratch-memory-allocation", "mlir::ModuleOp"> {
+  let summary = "place each program's global scratch buffers";
+  let description = [{
+    A `ttg.global_scratch_alloc` is a buffer in global memory private to
+    each program (a device-made CUtensorMap, say). This pass gives every
+    one an offset (`ttg.global_scratch_memory_offset`), each at its
+    alignment, one after the other, and records on the kernel and on the
+    module the bytes each program needs and their alignment
+    (`ttg.global_scratch_memory_size`, `ttg.global_scratch_memory_alignment`).
+    The kernel then takes one more parameter, a pointer to the scratch of
+    the whole grid, `size` bytes per program in the order of the programs'
+    linear ids (x fastest); the launcher allocates it. Only a kernel may
+    allocate global scratch: a function it calls would need its caller's
+    scratch pointer (inline it).
+  }];
+}
+
 def TritonGPUMembar : Pass<"tritongpu-membar", "mlir::ModuleOp"> {
   let summary = "insert barriers between racing shared-memory accesses";
   let description = [{
