@@ -95,9 +95,9 @@ SmallVector<unsigned> warpsPerTile(tt::DotOp dot, int64_t M, int64_t N,
   return warps;
 }
 
-// Whether the value comes from a load (through layout conversions,
-// transposes and buffer views) or is a block argument: Triton's test for an
-// operand worth staging in shared memory for wgmma.
+// Whether the value comes from a load (pointer or descriptor; through layout
+// conversions, transposes and buffer views) or is a block argument: Triton's
+// test for an operand worth staging in shared memory for wgmma.
 bool comesFromLoadOrBlockArg(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(def))
@@ -109,7 +109,9 @@ bool comesFromLoadOrBlockArg(Value v) {
     else
       break;
   }
-  return isa<BlockArgument>(v) || v.getDefiningOp<tt::LoadOp>();
+  Operation *def = v.getDefiningOp();
+  return !def ||
+         isa<tt::LoadOp, tt::DescriptorLoadOp, tt::DescriptorGatherOp>(def);
 }
 
 // Whether wgmma takes the dot as Triton 3.6 gives it to wgmma: 2-D, M a

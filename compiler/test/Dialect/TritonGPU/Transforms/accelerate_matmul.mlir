@@ -109,6 +109,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A descriptor load counts as a load (Triton's comesFromLoadOrBlockArg): the
+// loaded A is staged in shared memory for wgmma, not kept in registers.
+// CHECK-LABEL: tt.func @wgmma_descriptor_a
+// CHECK: %[[A:.*]] = tt.descriptor_load
+// CHECK: ttg.local_alloc %[[A]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #{{.*}}, #smem>
+// CHECK: ttng.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !ttg.memdesc<128x64xf16, {{.*}}> * !ttg.memdesc<64x128xf16, {{.*}}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_descriptor_a(%da: !tt.tensordesc<tensor<128x64xf16>>, %pb: tensor<64x128x!tt.ptr<f16>, #blocked>, %c: tensor<128x128xf32, #blocked>, %i: i32) -> tensor<128x128xf32, #blocked> {
+    %a = tt.descriptor_load %da[%i, %i] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+    %b = tt.load %pb : tensor<64x128x!tt.ptr<f16>, #blocked>
+    %ad = ttg.convert_layout %a : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %bd = ttg.convert_layout %b : tensor<64x128xf16, #blocked> -> tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %ad, %bd, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
+    tt.return %d : tensor<128x128xf32, #blocked>
+  }
+}
+
+// -----
+
 // 128x256x32 tf32 at 8 warps: M has rows for both warp groups ([8, 1]), so
 // instrShape n = 256, k = 8. tf32 is read K-major only: A [128, 32] keeps
 // K contiguous (128 bytes), B [32, 256] is stored transposed (K contiguous,
