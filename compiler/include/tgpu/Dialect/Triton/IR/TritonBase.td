@@ -254,8 +254,14 @@ def TT_TensorDescType : TypeDef<Triton_Dialect, "TensorDesc"> {
     Verified: the block is a tensor of rank >= 1 with static, positive
     sizes, of integer or floating-point elements.
 
-    tgpu reads, verifies and prints descriptors; neither `tgpu-compile`
-    nor the CPU oracle runs a kernel that uses one yet.
+    From TTIR, `tgpu-compile` (sm_90) makes TMA copies of descriptor loads
+    and stores (triton-nvidia-tma-lowering), takes a kernel's descriptor
+    arguments as by-value CUtensorMaps, and writes the CUtensorMaps of
+    descriptors made in the kernel into global scratch (sm_90a); the CPU
+    oracle runs `tt.make_tensor_descriptor`, `tt.descriptor_load` and
+    `tt.descriptor_store`. Gathers, scatters and reductions, descriptors
+    outside kernel signatures and targets before sm_90 are not supported
+    yet.
 
     ```mlir
     #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
