@@ -16,10 +16,12 @@ namespace tt = mlir::triton;
 
 namespace {
 
+constexpr llvm::StringLiteral kGlobalScratchSizeAttr =
+    "ttg.global_scratch_memory_size";
+
 // The global scratch bytes each program of kernel `func` needs (0: none).
 int64_t globalScratchBytes(tt::FuncOp func) {
-  auto size =
-      func->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_size");
+  auto size = func->getAttrOfType<IntegerAttr>(kGlobalScratchSizeAttr);
   return size ? size.getInt() : 0;
 }
 
@@ -43,7 +45,8 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
     bool isKernel = op.isPublic();
     // A kernel with global scratch (tritongpu-global-scratch-memory-
     // allocation) takes the grid's scratch as a last, extra parameter.
-    if (isKernel && globalScratchBytes(op) > 0)
+    int64_t scratchBytes = isKernel ? globalScratchBytes(op) : 0;
+    if (scratchBytes > 0)
       signature.addInputs(
           {LLVM::LLVMPointerType::get(getContext(), /*addressSpace=*/1)});
     SmallVector<Type> results;
@@ -58,6 +61,11 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
         resultType, signature.getConvertedTypes(), /*isVarArg=*/false);
     auto func =
         LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
+    // The per-program size, for this kernel's global_scratch_allocs (a
+    // module may hold several kernels).
+    if (scratchBytes > 0)
+      func->setAttr(kGlobalScratchSizeAttr,
+                    rewriter.getI32IntegerAttr(int32_t(scratchBytes)));
     if (isKernel) {
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
@@ -118,10 +126,8 @@ struct GlobalScratchAllocLowering
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     auto offset =
         op->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_offset");
-    auto module = op->getParentOfType<ModuleOp>();
-    auto size = module ? module->getAttrOfType<IntegerAttr>(
-                             "ttg.global_scratch_memory_size")
-                       : IntegerAttr();
+    auto size = func ? func->getAttrOfType<IntegerAttr>(kGlobalScratchSizeAttr)
+                     : IntegerAttr();
     if (!func || !offset || !size || func.getNumArguments() == 0)
       return op.emitOpError("has no global scratch offset (run "
                             "tritongpu-global-scratch-memory-allocation "
