@@ -78,38 +78,15 @@ ttg::MemDescType bufferType(RankedTensorType tensorType, Attribute encoding,
       ttg::SharedMemorySpaceAttr::get(ctx), isMutable, tensorType.getShape());
 }
 
-// Gives every user of `old` (a buffer) `replacement` instead, a buffer of the
-// same shape and layout that may differ in mutability: views and the
-// buffers a warp_group_dot_wait passes through take the new mutability.
-void replaceBuffer(Value old, Value replacement) {
-  bool isMutable =
-      cast<ttg::MemDescType>(replacement.getType()).getMutableMemory();
-  auto retype = [&](Value v) {
-    auto type = cast<ttg::MemDescType>(v.getType());
-    if (type.getMutableMemory() == isMutable)
-      return false;
-    v.setType(ttg::MemDescType::get(type.getContext(), type.getShape(),
-                                    type.getElementType(), type.getEncoding(),
-                                    type.getMemorySpace(), isMutable,
-                                    type.getAllocShape()));
-    return true;
-  };
-  SmallVector<Value> changed;
-  for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
-    Operation *user = use.getOwner();
-    use.set(replacement);
-    if (ttg::getMemDescViewSource(user) == replacement) {
-      if (retype(user->getResult(0)))
-        changed.push_back(user->getResult(0));
-    } else if (isa<ttng::WarpGroupDotWaitOp>(user)) {
-      Value passed = user->getResult(use.getOperandNumber());
-      if (retype(passed))
-        changed.push_back(passed);
-    }
-  }
-  // The retyped values' own users, transitively.
-  while (!changed.empty()) {
-    Value v = changed.pop_back_val();
+// The buffers `buffer` reaches through views and the buffers
+// warp_group_dot_wait passes on, when every other op that sees any of them
+// only reads (a local_load, a wgmma, a TMA store), so that they may all
+// change mutability; none when a function boundary, a yield or a store sees
+// one with its type.
+std::optional<SmallVector<Value>> viewsOnlyRead(Value buffer) {
+  SmallVector<Value> views, worklist{buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       Value next;
@@ -117,45 +94,41 @@ void replaceBuffer(Value old, Value replacement) {
         next = user->getResult(0);
       else if (isa<ttng::WarpGroupDotWaitOp>(user))
         next = user->getResult(use.getOperandNumber());
-      if (next && retype(next))
-        changed.push_back(next);
-    }
-  }
-}
-
-// Whether every op that sees `buffer` (through views and buffers passed on
-// by warp_group_dot_wait) only reads it, so that it may become mutable: no
-// function boundary, yield or store sees it with its old type.
-bool onlyReadThroughViews(Value buffer) {
-  SmallVector<Value> values{buffer};
-  while (!values.empty()) {
-    Value v = values.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (ttg::getMemDescViewSource(user) == v)
-        values.push_back(user->getResult(0));
-      else if (isa<ttng::WarpGroupDotWaitOp>(user))
-        values.push_back(user->getResult(use.getOperandNumber()));
       else if (!isa<ttg::LocalLoadOp, ttng::WarpGroupDotOp,
                     ttng::AsyncTMACopyLocalToGlobalOp>(user))
-        return false;
+        return std::nullopt;
+      if (next) {
+        views.push_back(next);
+        worklist.push_back(next);
+      }
     }
   }
-  return true;
+  return views;
 }
 
 // What a TMA load leaves: the loaded tensor's users read the buffer. A
 // user that only puts it back into shared memory with the buffer's own
-// layout, for readers only, takes the buffer itself.
+// layout, for readers only, takes the buffer itself; its views take the
+// buffer's mutability.
 void replaceWithBuffer(RewriterBase &rewriter, Value loaded,
                        TypedValue<ttg::MemDescType> buffer) {
+  bool isMutable = buffer.getType().getMutableMemory();
   for (Operation *user : llvm::make_early_inc_range(loaded.getUsers())) {
     auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
     if (!alloc ||
-        alloc.getType().getEncoding() != buffer.getType().getEncoding() ||
-        !onlyReadThroughViews(alloc.getResult()))
+        alloc.getType().getEncoding() != buffer.getType().getEncoding())
       continue;
-    replaceBuffer(alloc.getResult(), buffer);
+    std::optional<SmallVector<Value>> views = viewsOnlyRead(alloc.getResult());
+    if (!views)
+      continue;
+    rewriter.replaceAllUsesWith(alloc.getResult(), buffer);
+    for (Value v : *views) {
+      auto type = cast<ttg::MemDescType>(v.getType());
+      v.setType(ttg::MemDescType::get(type.getContext(), type.getShape(),
+                                      type.getElementType(), type.getEncoding(),
+                                      type.getMemorySpace(), isMutable,
+                                      type.getAllocShape()));
+    }
     rewriter.eraseOp(alloc);
   }
   if (loaded.use_empty())
