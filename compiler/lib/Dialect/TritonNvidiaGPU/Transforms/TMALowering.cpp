@@ -1,6 +1,7 @@
 // triton-nvidia-tma-lowering: tensor-descriptor loads and stores become TMA
 // copies through shared memory (see Passes.td).
 #include "tgpu/Dialect/TritonNvidiaGPU/Transforms/Passes.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
@@ -23,114 +24,15 @@ namespace ttng = mlir::triton::nvidia_gpu;
 
 namespace {
 
-// The shared layout of the buffer a TMA copy of `tensorType` through `desc`
-// goes through: the descriptor's, with the rank of the tensor (a
-// rank-reducing load drops leading block dims of size 1).
-FailureOr<Attribute> bufferEncoding(Operation *op, RankedTensorType tensorType,
-                                    Value desc) {
-  auto block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
-  Attribute encoding = block.getEncoding();
-  if (!encoding)
-    return op->emitOpError()
-           << "needs a shared layout on its descriptor's block type " << block
-           << " (run triton-nvidia-optimize-descriptor-encoding first)";
-  auto rank = unsigned(tensorType.getRank());
-  if (auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(encoding)) {
-    if (nvmma.getRank() == rank)
-      return encoding;
-    if (llvm::any_of(nvmma.getCgaBases(), [](int32_t v) { return v != 0; }))
-      return op->emitOpError() << "cannot change the rank of " << encoding
-                               << ", which splits the block among CTAs";
-    return Attribute(ttg::NVMMASharedEncodingAttr::get(
-        op->getContext(), nvmma.getSwizzlingByteWidth(), nvmma.getTransposed(),
-        nvmma.getElementBitWidth(), nvmma.getFp4Padded(), rank, {}));
-  }
-  auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(encoding);
-  if (swizzled && swizzled.getVec() == 1 && swizzled.getPerPhase() == 1 &&
-      swizzled.getMaxPhase() == 1) {
-    if (swizzled.getOrder().size() == rank)
-      return encoding;
-    if (llvm::any_of(swizzled.getCgaBases(), [](int32_t v) { return v != 0; }))
-      return op->emitOpError() << "cannot change the rank of " << encoding
-                               << ", which splits the block among CTAs";
-    // The dims a rank-reducing copy keeps are the block's last ones.
-    unsigned dropped = swizzled.getOrder().size() - rank;
-    SmallVector<unsigned> order;
-    for (unsigned d : swizzled.getOrder())
-      if (d >= dropped)
-        order.push_back(d - dropped);
-    return Attribute(ttg::SwizzledSharedEncodingAttr::get(
-        op->getContext(), swizzled.getVec(), swizzled.getPerPhase(),
-        swizzled.getMaxPhase(), order, {}));
-  }
-  return op->emitOpError() << "cannot copy through a descriptor whose block "
-                              "has the layout "
-                           << encoding
-                           << " (TMA writes #ttg.nvmma_shared or an "
-                              "unswizzled #ttg.swizzled_shared)";
-}
-
-ttg::MemDescType bufferType(RankedTensorType tensorType, Attribute encoding,
-                            bool isMutable) {
-  MLIRContext *ctx = tensorType.getContext();
-  return ttg::MemDescType::get(
-      ctx, tensorType.getShape(), tensorType.getElementType(), encoding,
-      ttg::SharedMemorySpaceAttr::get(ctx), isMutable, tensorType.getShape());
-}
-
-// The buffers `buffer` reaches through views and the buffers
-// warp_group_dot_wait passes on, when every other op that sees any of them
-// only reads (a local_load, a wgmma, a TMA store), so that they may all
-// change mutability; none when a function boundary, a yield or a store sees
-// one with its type.
-std::optional<SmallVector<Value>> viewsOnlyRead(Value buffer) {
-  SmallVector<Value> views, worklist{buffer};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      Value next;
-      if (ttg::getMemDescViewSource(user) == v)
-        next = user->getResult(0);
-      else if (isa<ttng::WarpGroupDotWaitOp>(user))
-        next = user->getResult(use.getOperandNumber());
-      else if (!isa<ttg::LocalLoadOp, ttng::WarpGroupDotOp,
-                    ttng::AsyncTMACopyLocalToGlobalOp>(user))
-        return std::nullopt;
-      if (next) {
-        views.push_back(next);
-        worklist.push_back(next);
-      }
-    }
-  }
-  return views;
-}
-
 // What a TMA load leaves: the loaded tensor's users read the buffer. A
 // user that only puts it back into shared memory with the buffer's own
-// layout, for readers only, takes the buffer itself; its views take the
-// buffer's mutability.
+// layout, for readers only, takes the buffer itself; the others read it
+// with one local_load.
 void replaceWithBuffer(RewriterBase &rewriter, Value loaded,
                        TypedValue<ttg::MemDescType> buffer) {
-  bool isMutable = buffer.getType().getMutableMemory();
-  for (Operation *user : llvm::make_early_inc_range(loaded.getUsers())) {
-    auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
-    if (!alloc ||
-        alloc.getType().getEncoding() != buffer.getType().getEncoding())
-      continue;
-    std::optional<SmallVector<Value>> views = viewsOnlyRead(alloc.getResult());
-    if (!views)
-      continue;
-    rewriter.replaceAllUsesWith(alloc.getResult(), buffer);
-    for (Value v : *views) {
-      auto type = cast<ttg::MemDescType>(v.getType());
-      v.setType(ttg::MemDescType::get(type.getContext(), type.getShape(),
-                                      type.getElementType(), type.getEncoding(),
-                                      type.getMemorySpace(), isMutable,
-                                      type.getAllocShape()));
-    }
-    rewriter.eraseOp(alloc);
-  }
+  for (Operation *user : llvm::make_early_inc_range(loaded.getUsers()))
+    if (auto alloc = dyn_cast<ttg::LocalAllocOp>(user))
+      mlir::tgpu::replaceAllocWithBuffer(rewriter, alloc, buffer);
   if (loaded.use_empty())
     return;
   auto read = ttg::LocalLoadOp::create(rewriter, loaded.getLoc(),
@@ -144,24 +46,21 @@ LogicalResult
 lowerLoad(Operation *op, Value desc, RewriterBase &rewriter,
           function_ref<void(Value barrier, Value buffer, Value pred)> issue) {
   auto tensorType = cast<RankedTensorType>(op->getResult(0).getType());
-  FailureOr<Attribute> encoding = bufferEncoding(op, tensorType, desc);
+  FailureOr<Attribute> encoding = mlir::tgpu::getTmaBufferEncoding(
+      tensorType, cast<tt::TensorDescType>(desc.getType()), op);
   if (failed(encoding))
     return failure();
-  MLIRContext *ctx = op->getContext();
   Location loc = op->getLoc();
   auto buffer = ttg::LocalAllocOp::create(
-      rewriter, loc, bufferType(tensorType, *encoding, /*isMutable=*/true),
+      rewriter, loc,
+      mlir::tgpu::getSharedBufferType(tensorType, *encoding,
+                                      /*isMutable=*/true),
       Value(), IntegerAttr());
-  auto barrierEncoding =
-      ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0}, {});
-  auto barrierType = ttg::MemDescType::get(
-      ctx, {1}, rewriter.getI64Type(), barrierEncoding,
-      ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true, {1});
-  Value barrier = ttg::LocalAllocOp::create(rewriter, loc, barrierType, Value(),
-                                            IntegerAttr());
+  Value barrier = ttg::LocalAllocOp::create(
+      rewriter, loc, mlir::tgpu::getBarrierType(op->getContext()), Value(),
+      IntegerAttr());
   ttng::InitBarrierOp::create(rewriter, loc, barrier, 1);
-  int64_t bytes =
-      tensorType.getNumElements() * tensorType.getElementTypeBitWidth() / 8;
+  int64_t bytes = mlir::tgpu::getTmaCopyBytes(tensorType);
   Value pred = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
   ttng::BarrierExpectOp::create(rewriter, loc, barrier, bytes, pred);
   issue(barrier, buffer, pred);
@@ -180,12 +79,15 @@ lowerLoad(Operation *op, Value desc, RewriterBase &rewriter,
 LogicalResult lowerStore(Operation *op, TypedValue<RankedTensorType> src,
                          Value desc, RewriterBase &rewriter,
                          function_ref<void(Value buffer)> issue) {
-  FailureOr<Attribute> encoding = bufferEncoding(op, src.getType(), desc);
+  FailureOr<Attribute> encoding = mlir::tgpu::getTmaBufferEncoding(
+      src.getType(), cast<tt::TensorDescType>(desc.getType()), op);
   if (failed(encoding))
     return failure();
   Location loc = op->getLoc();
   Value buffer = ttg::LocalAllocOp::create(
-      rewriter, loc, bufferType(src.getType(), *encoding, /*isMutable=*/false),
+      rewriter, loc,
+      mlir::tgpu::getSharedBufferType(src.getType(), *encoding,
+                                      /*isMutable=*/false),
       src, IntegerAttr());
   ttng::FenceAsyncSharedOp::create(rewriter, loc, /*bCluster=*/false);
   issue(buffer);
