@@ -4,7 +4,8 @@
 // global memory; it gets that distance as `tt.latency`. A loop that names its
 // own stage count (`tt.num_stages`, what `tl.range(..., num_stages=N)` prints)
 // has every load its body computes with pipelined too, as Triton does. Only
-// loads cp.async can do asynchronously qualify (4 bytes or more per copy).
+// loads that can be copied asynchronously qualify: pointer loads cp.async
+// can do (4 bytes or more per copy), and descriptor loads TMA can.
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Analysis/AxisInfo.h"
@@ -51,15 +52,15 @@ SmallVector<Value> readValues(Operation *op) {
 // body, not through another load (an indirect load needs its index loaded
 // first: tritongpu-schedule-loops keeps such loads in the last stage).
 void collectFeedingLoads(Operation *root, ArrayRef<Value> from, Block *body,
-                         llvm::SetVector<tt::LoadOp> &loads) {
+                         llvm::SetVector<Operation *> &loads) {
   SmallVector<Value> work(from.begin(), from.end());
   DenseSet<Operation *> seen{root};
   while (!work.empty()) {
     Operation *def = work.pop_back_val().getDefiningOp();
     if (!def || def->getBlock() != body || !seen.insert(def).second)
       continue;
-    if (auto load = dyn_cast<tt::LoadOp>(def)) {
-      loads.insert(load);
+    if (mlir::tgpu::isPipelinableLoad(def)) {
+      loads.insert(def);
       continue;
     }
     llvm::append_range(work, readValues(def));
@@ -83,21 +84,27 @@ public:
       if (stages < 2)
         return;
       Block *body = loop.getBody();
-      llvm::SetVector<tt::LoadOp> loads;
+      llvm::SetVector<Operation *> loads;
       for (Operation &op : body->without_terminator()) {
         // A dot's A and B operands; its accumulator is not worth a ring.
         if (auto dot = dyn_cast<tt::DotOp>(op))
           collectFeedingLoads(&op, {dot.getA(), dot.getB()}, body, loads);
         else if (auto wgmma = dyn_cast<ttng::WarpGroupDotOp>(op))
           collectFeedingLoads(&op, {wgmma.getA(), wgmma.getB()}, body, loads);
-        else if (own && !isa<tt::LoadOp>(op))
+        else if (own && !mlir::tgpu::isPipelinableLoad(&op))
           collectFeedingLoads(&op, readValues(&op), body, loads);
       }
       auto latency =
           IntegerAttr::get(IntegerType::get(&getContext(), 32), stages - 1);
-      for (tt::LoadOp load : loads)
-        if (mlir::tgpu::canCopyAsynchronously(load, axisInfo))
+      for (Operation *load : loads) {
+        auto pointers = dyn_cast<tt::LoadOp>(load);
+        bool async =
+            pointers
+                ? mlir::tgpu::canCopyAsynchronously(pointers, axisInfo)
+                : mlir::tgpu::canCopyWithTma(cast<tt::DescriptorLoadOp>(load));
+        if (async)
           load->setAttr(mlir::tgpu::kLatencyAttr, latency);
+      }
     });
   }
 };

@@ -9,12 +9,17 @@
 // (stage 0 runs L iterations ahead and is masked off past the end, so no
 // epilogue is peeled). Reading slot k % L before refilling it is what lets L
 // buffers serve L iterations in flight; tritongpu-membar puts the barrier
-// between the reads and the refill.
+// between the reads and the refill. A descriptor load becomes a TMA copy
+// into a ring the same way, completing on a ring of mbarriers (one per
+// slot, shared by the iteration's copies, which together expect their
+// bytes); its consumers wait on the slot's barrier for the phase of the
+// iteration, which flips each time the slot counter wraps.
 #include "tgpu/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Pipelining.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -24,6 +29,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tritongpu-pipeline"
@@ -188,19 +194,32 @@ FailureOr<RingPlan> planRing(tt::LoadOp load) {
 // the induction variable with a remainder costs a division, and LLVM's
 // loop strength reduction then makes every slot address an induction
 // variable of its own.
+// A stage that waits on mbarriers also carries the barriers' phase
+// parity for its iteration, (k / slots) % 2, flipped where its counter
+// wraps.
 struct SlotCounters {
   int slots = 1;
   DenseMap<int, Value> byStage; // the counters' block arguments
+  int phaseStage = -1;
+  Value phase; // the parity's block argument, for phaseStage
 };
 
-// Adds the counters for `stages` to `loop` (replaced by a new loop, its
-// body moved over, so the ops in it stay valid); their steps run in the
-// stage whose counter they advance.
+// Adds the counters for `stages` (and the phase of `phaseStage`, -1 for
+// none) to `loop` (replaced by a new loop, its body moved over, so the ops
+// in it stay valid); their steps run in the stage whose counter they
+// advance.
 FailureOr<scf::ForOp> addSlotCounters(scf::ForOp loop, int slots,
-                                      ArrayRef<int> stages,
+                                      ArrayRef<int> stages, int phaseStage,
                                       SlotCounters &counters) {
   counters.slots = slots;
-  if (slots == 1 || stages.empty())
+  counters.phaseStage = phaseStage;
+  // One slot needs no counter: every iteration uses slot 0.
+  SmallVector<int> counted;
+  if (slots > 1)
+    counted.assign(stages.begin(), stages.end());
+  if (phaseStage >= 0 && !llvm::is_contained(counted, phaseStage) && slots > 1)
+    counted.push_back(phaseStage);
+  if (counted.empty() && phaseStage < 0)
     return loop;
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -211,7 +230,7 @@ FailureOr<scf::ForOp> addSlotCounters(scf::ForOp loop, int slots,
                                      rewriter.getI32IntegerAttr(int32_t(v)));
   };
   Value zero = constant(0), one = constant(1), count = constant(slots);
-  SmallVector<Value> inits(stages.size(), zero);
+  SmallVector<Value> inits(counted.size() + (phaseStage >= 0), zero);
   int lastCluster = 0;
   for (Operation &op : loop.getBody()->without_terminator())
     lastCluster = std::max(lastCluster, getSchedule(&op).cluster);
@@ -219,7 +238,8 @@ FailureOr<scf::ForOp> addSlotCounters(scf::ForOp loop, int slots,
   auto next = [&](OpBuilder &b, Location loc,
                   ArrayRef<BlockArgument> args) -> SmallVector<Value> {
     SmallVector<Value> yields;
-    for (auto [arg, stage] : llvm::zip(args, stages)) {
+    Value phaseWraps;
+    for (auto [arg, stage] : llvm::zip(args, counted)) {
       Schedule at{stage, lastCluster};
       auto step = arith::AddIOp::create(b, loc, arg, one);
       auto wraps =
@@ -229,6 +249,22 @@ FailureOr<scf::ForOp> addSlotCounters(scf::ForOp loop, int slots,
            {step.getOperation(), wraps.getOperation(), value.getOperation()})
         setSchedule(op, at);
       yields.push_back(value);
+      if (stage == phaseStage)
+        phaseWraps = wraps;
+    }
+    if (phaseStage >= 0) {
+      Schedule at{phaseStage, lastCluster};
+      Value phase = args.back();
+      auto flipped = arith::XOrIOp::create(b, loc, phase, one);
+      setSchedule(flipped, at);
+      Value next = flipped;
+      if (phaseWraps) {
+        auto select =
+            arith::SelectOp::create(b, loc, phaseWraps, flipped, phase);
+        setSchedule(select, at);
+        next = select;
+      }
+      yields.push_back(next);
     }
     return yields;
   };
@@ -238,9 +274,11 @@ FailureOr<scf::ForOp> addSlotCounters(scf::ForOp loop, int slots,
     return failure();
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
   newLoop->setDiscardableAttrs(attrs);
-  unsigned first = newLoop.getNumRegionIterArgs() - stages.size();
-  for (auto [i, stage] : llvm::enumerate(stages))
+  unsigned first = newLoop.getNumRegionIterArgs() - inits.size();
+  for (auto [i, stage] : llvm::enumerate(counted))
     counters.byStage[stage] = newLoop.getRegionIterArg(first + i);
+  if (phaseStage >= 0)
+    counters.phase = newLoop.getRegionIterArgs().back();
   return newLoop;
 }
 
@@ -369,6 +407,188 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
   return rings;
 }
 
+// What one pipelined descriptor load turns into: TMA copies into a ring in
+// the buffer layout its descriptor gives.
+struct TmaRingPlan {
+  tt::DescriptorLoadOp load;
+  Attribute encoding;
+};
+
+// The rings of a loop's TMA copies, and the mbarrier rings they complete
+// on.
+struct TmaRings {
+  SmallVector<Value> barriers;
+  SmallVector<Value> buffers;
+};
+
+// The op of `body` that `op` is or is nested in.
+Operation *bodyAncestor(Block *body, Operation *op) {
+  return body->findAncestorOpInBlock(*op);
+}
+
+// The first op of `body` that reads the data `plan`'s load brings: a user
+// of the loaded tensor, or, for a local_alloc that will become the slot,
+// the first reader of that buffer or its views.
+Operation *firstReader(Block *body, TmaRingPlan plan) {
+  Operation *first = nullptr;
+  auto consider = [&](Operation *op) {
+    Operation *inBody = bodyAncestor(body, op);
+    if (inBody && (!first || inBody->isBeforeInBlock(first)))
+      first = inBody;
+  };
+  SmallVector<Value> buffers;
+  for (Operation *user : plan.load->getUsers()) {
+    auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
+    if (alloc && mlir::tgpu::allocCanTakeBuffer(alloc, plan.encoding))
+      buffers.push_back(alloc.getResult());
+    else
+      consider(user);
+  }
+  while (!buffers.empty()) {
+    Value buffer = buffers.pop_back_val();
+    for (Operation *user : buffer.getUsers()) {
+      if (ttg::getMemDescViewSource(user) == buffer)
+        buffers.push_back(user->getResult(0));
+      else
+        consider(user);
+    }
+  }
+  return first;
+}
+
+// Rewrites the scheduled descriptor loads of `loop` (the loop still the
+// original one) into TMA copies. Loads whose data the same op needs first
+// share a ring of mbarriers: where the first of them was, the slot's
+// barrier expects the bytes of all of them, and before that op, one wait
+// on it for this iteration's phase. Each load copies into its ring's slot,
+// and its users read the slot: a local_alloc that only stores it back for
+// readers becomes the slot, the others share one local_load.
+FailureOr<TmaRings> lowerTmaLoads(scf::ForOp loop, const SlotCounters &counters,
+                                  ArrayRef<TmaRingPlan> plans) {
+  MLIRContext *ctx = loop.getContext();
+  const int slots = counters.slots;
+  Block *body = loop.getBody();
+  IRRewriter rewriter(ctx);
+  TmaRings rings;
+  Location loopLoc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value always = arith::ConstantIntOp::create(rewriter, loopLoc, 1, 1);
+  auto barrierType = mlir::tgpu::getBarrierType(ctx);
+  // The groups, by the op that first needs their data, in body order.
+  llvm::MapVector<Operation *, SmallVector<TmaRingPlan>> groups;
+  for (TmaRingPlan plan : plans) {
+    Operation *reader = firstReader(body, plan);
+    if (!reader)
+      return plan.load.emitOpError("is scheduled early but nothing reads it");
+    if (getSchedule(reader).stage <= getSchedule(plan.load).stage)
+      return reader->emitOpError("reads a descriptor load of stage ")
+             << getSchedule(plan.load).stage << " in the same stage";
+    groups[reader].push_back(plan);
+  }
+  for (auto &[reader, group] : groups) {
+    // The barriers, initialised for one arrival (the expect) each.
+    rewriter.setInsertionPoint(loop);
+    Value barriers = ttg::LocalAllocOp::create(
+        rewriter, loopLoc, mlir::tgpu::getBarrierType(ctx, slots), Value(),
+        IntegerAttr());
+    rings.barriers.push_back(barriers);
+    for (int i = 0; i < slots; ++i) {
+      Value index = arith::ConstantIntOp::create(rewriter, loopLoc, i, 32);
+      Value barrier = ttg::MemDescIndexOp::create(rewriter, loopLoc,
+                                                  barrierType, barriers, index);
+      ttng::InitBarrierOp::create(rewriter, loopLoc, barrier, 1);
+    }
+    int64_t bytes = 0;
+    for (TmaRingPlan plan : group)
+      bytes += mlir::tgpu::getTmaCopyBytes(
+          cast<RankedTensorType>(plan.load.getType()));
+    // The copies.
+    tt::DescriptorLoadOp first = group.front().load;
+    Schedule early = getSchedule(first);
+    rewriter.setInsertionPoint(first);
+    Value issueSlot = emitSlot(rewriter, first.getLoc(), counters, early);
+    auto issueBarrier = ttg::MemDescIndexOp::create(
+        rewriter, first.getLoc(), barrierType, barriers, issueSlot);
+    auto expect = ttng::BarrierExpectOp::create(rewriter, first.getLoc(),
+                                                issueBarrier, bytes, always);
+    setSchedule(issueBarrier, early);
+    setSchedule(expect, early);
+    // The wait, before the reader.
+    Schedule late = getSchedule(reader);
+    if (late.stage != counters.phaseStage)
+      return reader->emitOpError("reads a pipelined descriptor load in stage ")
+             << late.stage << ", not in stage " << counters.phaseStage
+             << " where the loop's first such read is";
+    rewriter.setInsertionPoint(reader);
+    Location waitLoc = reader->getLoc();
+    Value readSlot = emitSlot(rewriter, waitLoc, counters, late);
+    auto readBarrier = ttg::MemDescIndexOp::create(
+        rewriter, waitLoc, barrierType, barriers, readSlot);
+    auto wait = ttng::WaitBarrierOp::create(
+        rewriter, waitLoc, readBarrier, counters.phase, Value(), ValueRange());
+    setSchedule(readBarrier, late);
+    setSchedule(wait, late);
+    for (TmaRingPlan plan : group) {
+      auto type = cast<RankedTensorType>(plan.load.getType());
+      SmallVector<int64_t> ringShape{slots};
+      llvm::append_range(ringShape, type.getShape());
+      auto ringType = ttg::MemDescType::get(
+          ctx, ringShape, type.getElementType(), plan.encoding,
+          ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true,
+          ringShape);
+      rewriter.setInsertionPoint(loop);
+      Value ring = ttg::LocalAllocOp::create(rewriter, plan.load.getLoc(),
+                                             ringType, Value(), IntegerAttr());
+      rings.buffers.push_back(ring);
+      auto slotType =
+          mlir::tgpu::getSharedBufferType(type, plan.encoding, true);
+      Location loc = plan.load.getLoc();
+      rewriter.setInsertionPoint(plan.load);
+      auto view =
+          ttg::MemDescIndexOp::create(rewriter, loc, slotType, ring, issueSlot);
+      auto copy = ttng::AsyncTMACopyGlobalToLocalOp::create(
+          rewriter, loc, plan.load.getDesc(), plan.load.getIndices(),
+          issueBarrier, view, always);
+      setSchedule(view, getSchedule(plan.load));
+      setSchedule(copy, getSchedule(plan.load));
+      // The readers: a view of this iteration's slot for each.
+      auto readView = [&](Operation *user) {
+        Operation *inBody = bodyAncestor(body, user);
+        rewriter.setInsertionPoint(inBody);
+        Schedule at = getSchedule(inBody);
+        Value slot = emitSlot(rewriter, user->getLoc(), counters, at);
+        auto view = ttg::MemDescIndexOp::create(rewriter, user->getLoc(),
+                                                slotType, ring, slot);
+        setSchedule(view, at);
+        return view;
+      };
+      Value loaded = plan.load.getResult();
+      for (Operation *user : llvm::make_early_inc_range(loaded.getUsers())) {
+        auto alloc = dyn_cast<ttg::LocalAllocOp>(user);
+        if (!alloc || !mlir::tgpu::allocCanTakeBuffer(alloc, plan.encoding))
+          continue;
+        mlir::tgpu::replaceAllocWithBuffer(rewriter, alloc,
+                                           readView(alloc).getResult());
+      }
+      if (!loaded.use_empty()) {
+        Operation *firstUser = nullptr;
+        for (Operation *user : loaded.getUsers()) {
+          Operation *inBody = bodyAncestor(body, user);
+          if (!firstUser || inBody->isBeforeInBlock(firstUser))
+            firstUser = inBody;
+        }
+        auto view = readView(firstUser);
+        auto read = ttg::LocalLoadOp::create(rewriter, firstUser->getLoc(),
+                                             loaded.getType(), view, Value());
+        setSchedule(read, getSchedule(firstUser));
+        loaded.replaceAllUsesWith(read.getResult());
+      }
+      plan.load->erase();
+    }
+  }
+  return rings;
+}
+
 // Whether scf::pipelineForLoop can carry out the schedule (it checks
 // little and asserts on the rest): every value an op uses from the body
 // comes from a stage no later than its own, or, through a loop-carried
@@ -423,6 +643,20 @@ LogicalResult verifySchedule(scf::ForOp loop) {
 // no later iteration reads with zeros); everything else was checked to be
 // safe to compute anyway.
 Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
+  // A TMA copy and its barrier's expect are issued only when `pred`: the
+  // barrier then gets no phase for that iteration, which nothing waits for.
+  if (isa<ttng::AsyncTMACopyGlobalToLocalOp, ttng::BarrierExpectOp>(op)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    OpOperand &operand =
+        isa<ttng::BarrierExpectOp>(op)
+            ? cast<ttng::BarrierExpectOp>(op).getPredMutable()
+            : cast<ttng::AsyncTMACopyGlobalToLocalOp>(op).getPredMutable();
+    Value both =
+        arith::AndIOp::create(rewriter, op->getLoc(), operand.get(), pred);
+    rewriter.modifyOpInPlace(op, [&] { operand.set(both); });
+    return op;
+  }
   auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op);
   if (!copy) {
     // Committing an empty group or waiting for groups of copies that were
@@ -484,7 +718,7 @@ private:
         return op.emitOpError("has no valid '")
                << mlir::tgpu::kLoopStageAttr << "' in a loop scheduled up to "
                << "stage " << lastStage;
-      if (stage.getInt() < lastStage && !isa<tt::LoadOp>(op) &&
+      if (stage.getInt() < lastStage && !mlir::tgpu::isPipelinableLoad(&op) &&
           !isMemoryEffectFree(&op))
         return op.emitOpError("has side effects but is scheduled in stage ")
                << stage.getInt() << ", before the loop's last stage "
@@ -502,60 +736,183 @@ private:
                                 "in a blocked layout with users");
       plans.push_back(*plan);
     }
-    if (plans.empty() || lastStage < 1)
+    SmallVector<TmaRingPlan> tmaPlans;
+    for (auto load : body->getOps<tt::DescriptorLoadOp>()) {
+      if (getSchedule(load).stage == lastStage)
+        continue;
+      FailureOr<Attribute> encoding = mlir::tgpu::getTmaBufferEncoding(
+          cast<RankedTensorType>(load.getType()),
+          cast<tt::TensorDescType>(load.getDesc().getType()), load);
+      if (failed(encoding))
+        return failure();
+      if (!tmaPlans.empty() &&
+          getSchedule(load).stage != getSchedule(tmaPlans.front().load).stage)
+        return load.emitOpError("is scheduled in stage ")
+               << getSchedule(load).stage
+               << " but an earlier descriptor load of the loop in stage "
+               << getSchedule(tmaPlans.front().load).stage
+               << " (the pipeliner issues them together)";
+      tmaPlans.push_back({load, *encoding});
+    }
+    if ((plans.empty() && tmaPlans.empty()) || lastStage < 1)
       return success();
+    // The ops that read a ring slot: those the copies' users become.
+    DenseSet<Operation *> ringReaders;
+    for (const RingPlan &plan : plans)
+      ringReaders.insert(plan.users.begin(), plan.users.end());
+    for (TmaRingPlan plan : tmaPlans)
+      for (Operation *user : plan.load->getUsers())
+        if (auto alloc = dyn_cast<ttg::LocalAllocOp>(user))
+          if (mlir::tgpu::allocCanTakeBuffer(alloc, plan.encoding))
+            ringReaders.insert(alloc);
     // A wgmma that reads a ring and whose result only goes back into the
-    // loop as its own next accumulator runs asynchronously: it is waited
-    // for (pendings = 1) only after the next iteration's is issued. It may
-    // then still read its slot while the iteration after refills the
-    // ring, so the rings get one slot more than the stages in flight. Only
-    // f32 accumulators, as in Triton: an f16 one is carried unpacked, and
-    // reading it while the wgmma may still write it makes ptxas serialize
-    // every wgmma.
-    SmallVector<std::pair<ttng::WarpGroupDotOp, unsigned>> asyncDots;
+    // loop runs asynchronously. When the result is its own next
+    // accumulator, it is waited for (pendings = 1) only after the next
+    // iteration's is issued; otherwise (an accumulator rescaled first, as
+    // attention's is) the next iteration waits for it (pendings = 0) where
+    // it first reads the result or once its first wgmma is issued,
+    // whichever comes first. It may then still read its slot while the
+    // iteration after refills the ring, so the rings get one slot more
+    // than the stages in flight. Its other shared operand must then
+    // outlive the iteration too (a ring slot or a buffer from outside the
+    // loop). Only f32 accumulators, as in Triton: an f16 one is carried
+    // unpacked, and reading it while the wgmma may still write it makes
+    // ptxas serialize every wgmma.
+    struct AsyncDot {
+      ttng::WarpGroupDotOp dot;
+      unsigned result;
+      bool chained; // the result is the next iteration's accumulator
+    };
+    SmallVector<AsyncDot> asyncDots;
     for (auto dot : body->getOps<ttng::WarpGroupDotOp>()) {
-      auto readsRing = [&](Value operand) {
+      // The op the buffer `operand` views comes from, through views.
+      auto viewRoot = [&](Value operand) -> Operation * {
         Operation *def = operand.getDefiningOp();
-        return def && llvm::any_of(plans, [&](const RingPlan &plan) {
-                 return llvm::is_contained(plan.users, def);
-               });
+        while (def)
+          if (Value src = ttg::getMemDescViewSource(def))
+            def = src.getDefiningOp();
+          else
+            break;
+        return def;
+      };
+      auto readsRing = [&](Value operand) {
+        Operation *root = viewRoot(operand);
+        return root && ringReaders.contains(root);
+      };
+      auto outlivesIteration = [&](Value operand) {
+        if (!isa<ttg::MemDescType>(operand.getType()) || readsRing(operand))
+          return true;
+        Operation *root = viewRoot(operand);
+        return !root || !loop->isAncestor(root);
       };
       Value d = dot.getResult();
-      if (!(readsRing(dot.getA()) || readsRing(dot.getB())) || dot.getUseC() ||
-          !d.hasOneUse() || !getElementTypeOrSelf(d.getType()).isF32())
+      if (!(readsRing(dot.getA()) || readsRing(dot.getB())) ||
+          !outlivesIteration(dot.getA()) || !outlivesIteration(dot.getB()) ||
+          dot.getUseC() || !d.hasOneUse() ||
+          !getElementTypeOrSelf(d.getType()).isF32())
         continue;
       OpOperand &use = *d.getUses().begin();
-      if (use.getOwner() != body->getTerminator() ||
-          dot.getC() != loop.getRegionIterArg(use.getOperandNumber()))
+      if (use.getOwner() != body->getTerminator())
         continue;
-      asyncDots.push_back({dot, use.getOperandNumber()});
+      unsigned result = use.getOperandNumber();
+      Value carried = loop.getRegionIterArg(result);
+      bool chained = dot.getC() == carried;
+      // A result carried on unread, or yielded again, has nowhere to be
+      // waited for in the next iteration.
+      if (!chained && (carried.use_empty() ||
+                       llvm::any_of(carried.getUsers(), [&](Operation *user) {
+                         return user == body->getTerminator();
+                       })))
+        continue;
+      asyncDots.push_back({dot, result, chained});
     }
     int slots = lastStage + (asyncDots.empty() ? 0 : 1);
-    // A counter for the stage of each copy and for the reads' stage.
+    // A counter for the stage of each copy and for the reads' stages; the
+    // TMA readers' first stage tracks the barriers' phase.
     SmallVector<int> stages;
     for (const RingPlan &plan : plans)
       stages.push_back(getSchedule(plan.load).stage);
-    stages.push_back(lastStage - 1);
+    if (!plans.empty())
+      stages.push_back(lastStage - 1);
+    int phaseStage = -1;
+    if (!tmaPlans.empty()) {
+      stages.push_back(getSchedule(tmaPlans.front().load).stage);
+      Operation *first = nullptr;
+      for (TmaRingPlan plan : tmaPlans) {
+        for (Operation *user : plan.load->getUsers()) {
+          Operation *inBody = bodyAncestor(body, user);
+          if (!inBody)
+            return user->emitOpError(
+                "reads a pipelined descriptor load from outside its loop");
+          stages.push_back(getSchedule(inBody).stage);
+        }
+        Operation *reader = firstReader(body, plan);
+        if (!reader)
+          return plan.load.emitOpError(
+              "is scheduled early but nothing reads it");
+        if (!first || reader->isBeforeInBlock(first))
+          first = reader;
+      }
+      phaseStage = getSchedule(first).stage;
+    }
     llvm::sort(stages);
     stages.erase(llvm::unique(stages), stages.end());
     SlotCounters counters;
     FailureOr<scf::ForOp> counted =
-        addSlotCounters(loop, slots, stages, counters);
+        addSlotCounters(loop, slots, stages, phaseStage, counters);
     if (failed(counted))
       return loop.emitOpError("could not carry the ring slot counters");
     loop = *counted;
-    auto rings = lowerLoads(loop, lastStage, counters, plans);
-    if (failed(rings))
-      return failure();
-    for (auto [dot, result] : asyncDots) {
+    body = loop.getBody();
+    SmallVector<Value> rings;
+    if (!plans.empty()) {
+      auto copied = lowerLoads(loop, lastStage, counters, plans);
+      if (failed(copied))
+        return failure();
+      rings = std::move(*copied);
+    }
+    std::optional<TmaRings> tmaRings;
+    if (!tmaPlans.empty()) {
+      auto copied = lowerTmaLoads(loop, counters, tmaPlans);
+      if (failed(copied))
+        return failure();
+      tmaRings = std::move(*copied);
+      rings.append(tmaRings->buffers);
+    }
+    for (const AsyncDot &async : asyncDots) {
+      ttng::WarpGroupDotOp dot = async.dot;
       OpBuilder b(dot);
-      b.setInsertionPointAfter(dot);
       dot.setIsAsync(true);
-      Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
-      auto wait = ttng::WarpGroupDotWaitOp::create(
-          b, dot.getLoc(), ValueRange(operands).getTypes(), operands, 1u);
-      dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
-      setSchedule(wait, getSchedule(dot));
+      if (async.chained) {
+        b.setInsertionPointAfter(dot);
+        Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
+        auto wait = ttng::WarpGroupDotWaitOp::create(
+            b, dot.getLoc(), ValueRange(operands).getTypes(), operands, 1u);
+        dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+        setSchedule(wait, getSchedule(dot));
+        continue;
+      }
+      // The previous iteration's result: wait for it before its first
+      // reader, or right after the first wgmma issued before that.
+      Value carried = loop.getRegionIterArg(async.result);
+      Operation *at = nullptr;
+      for (Operation *user : carried.getUsers()) {
+        Operation *inBody = bodyAncestor(body, user);
+        if (inBody && inBody != body->getTerminator() &&
+            (!at || inBody->isBeforeInBlock(at)))
+          at = inBody;
+      }
+      for (auto other : body->getOps<ttng::WarpGroupDotOp>())
+        if (other->isBeforeInBlock(at)) {
+          at = other->getNextNode();
+          break;
+        }
+      b.setInsertionPoint(at);
+      auto wait = ttng::WarpGroupDotWaitOp::create(b, dot.getLoc(),
+                                                   TypeRange{carried.getType()},
+                                                   ValueRange{carried}, 0u);
+      carried.replaceAllUsesExcept(wait.getResult(0), wait);
+      setSchedule(wait, getSchedule(at));
     }
 
     scf::PipeliningOption options;
@@ -586,16 +943,31 @@ private:
     // iterations' masked-off copies) and free it.
     rewriter.setInsertionPointAfter(*pipelined);
     Location loc = pipelined->getLoc();
-    for (auto [dot, result] : asyncDots) {
-      Value acc = pipelined->getResult(result);
+    for (const AsyncDot &async : asyncDots) {
+      Value acc = pipelined->getResult(async.result);
       auto wait = ttng::WarpGroupDotWaitOp::create(
           rewriter, loc, TypeRange{acc.getType()}, ValueRange{acc}, 0u);
       acc.replaceAllUsesExcept(wait.getResult(0), wait);
     }
-    ttg::AsyncWaitOp::create(rewriter, loc,
-                             ttg::AsyncTokenType::get(loop.getContext()),
-                             ValueRange{}, uint32_t(0));
-    for (Value ring : *rings)
+    if (!plans.empty())
+      ttg::AsyncWaitOp::create(rewriter, loc,
+                               ttg::AsyncTokenType::get(loop.getContext()),
+                               ValueRange{}, uint32_t(0));
+    // The copies of the iterations past the end were masked off: the
+    // barriers have no phase in flight.
+    if (tmaRings) {
+      auto barrierType = mlir::tgpu::getBarrierType(loop.getContext());
+      for (Value barriers : tmaRings->barriers) {
+        for (int i = 0; i < slots; ++i) {
+          Value index = arith::ConstantIntOp::create(rewriter, loc, i, 32);
+          Value barrier = ttg::MemDescIndexOp::create(
+              rewriter, loc, barrierType, barriers, index);
+          ttng::InvalBarrierOp::create(rewriter, loc, barrier);
+        }
+        ttg::LocalDeallocOp::create(rewriter, loc, barriers);
+      }
+    }
+    for (Value ring : rings)
       ttg::LocalDeallocOp::create(rewriter, loc, ring);
     return success();
   }

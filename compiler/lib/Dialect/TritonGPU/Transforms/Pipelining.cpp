@@ -3,6 +3,7 @@
 
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.h"
 #include "tgpu/Layout/BasisRuns.h"
 
 using namespace mlir;
@@ -58,4 +59,10 @@ bool mlir::tgpu::canCopyAsynchronously(tt::LoadOp load,
                                      *toOffset, toOffset->findOut("offset")));
   }
   return vec * elemBytes >= 4;
+}
+
+bool mlir::tgpu::canCopyWithTma(tt::DescriptorLoadOp load) {
+  return succeeded(
+      getTmaBufferEncoding(cast<RankedTensorType>(load.getType()),
+                           cast<tt::TensorDescType>(load.getDesc().getType())));
 }

@@ -69,7 +69,7 @@ bool isSafePastTheEnd(Operation *op) {
 // argument of the loop, through the value the body yields for it. Failure
 // when one of them cannot be stage 0.
 FailureOr<llvm::SetVector<Operation *>>
-collectStageZero(scf::ForOp loop, ArrayRef<tt::LoadOp> roots) {
+collectStageZero(scf::ForOp loop, ArrayRef<Operation *> roots) {
   Block *body = loop.getBody();
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> worklist;
@@ -82,7 +82,7 @@ collectStageZero(scf::ForOp loop, ArrayRef<tt::LoadOp> roots) {
           worklist.push_back(v);
     });
   };
-  for (tt::LoadOp load : roots) {
+  for (Operation *load : roots) {
     ops.insert(load);
     visitOperands(load);
   }
@@ -99,7 +99,7 @@ collectStageZero(scf::ForOp loop, ArrayRef<tt::LoadOp> roots) {
     Operation *inBody = body->findAncestorOpInBlock(*def);
     if (!inBody || inBody == body->getTerminator() || ops.contains(inBody))
       continue;
-    if (isa<tt::LoadOp>(inBody) || !isSafePastTheEnd(inBody)) {
+    if (mlir::tgpu::isPipelinableLoad(inBody) || !isSafePastTheEnd(inBody)) {
       LLVM_DEBUG(llvm::dbgs() << "stage 0 would need " << *inBody << "\n");
       return failure();
     }
@@ -121,16 +121,19 @@ public:
   }
 
 private:
-  static void dropLatencies(ArrayRef<tt::LoadOp> loads) {
-    for (tt::LoadOp load : loads)
+  static void dropLatencies(ArrayRef<Operation *> loads) {
+    for (Operation *load : loads)
       load->removeAttr(mlir::tgpu::kLatencyAttr);
   }
 
   void schedule(scf::ForOp loop) {
     Block *body = loop.getBody();
-    SmallVector<tt::LoadOp> candidates;
+    SmallVector<Operation *> candidates;
     int maxLatency = 0;
-    for (auto load : body->getOps<tt::LoadOp>())
+    for (Operation &op : body->without_terminator()) {
+      if (!mlir::tgpu::isPipelinableLoad(&op))
+        continue;
+      Operation *load = &op;
       if (auto latency =
               load->getAttrOfType<IntegerAttr>(mlir::tgpu::kLatencyAttr)) {
         if (latency.getInt() < 1) {
@@ -140,6 +143,7 @@ private:
         candidates.push_back(load);
         maxLatency = std::max<int>(maxLatency, latency.getInt());
       }
+    }
     if (candidates.empty())
       return;
     // scf::pipelineForLoop carries values only from ops of the body.
@@ -151,9 +155,9 @@ private:
       }
     }
     // Loads whose operands can all be computed early, and what they need.
-    SmallVector<tt::LoadOp> scheduled;
+    SmallVector<Operation *> scheduled;
     llvm::SetVector<Operation *> stageZero;
-    for (tt::LoadOp load : candidates) {
+    for (Operation *load : candidates) {
       auto ops = collectStageZero(loop, {load});
       if (failed(ops)) {
         load->removeAttr(mlir::tgpu::kLatencyAttr);

@@ -103,3 +103,38 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : f32
   }
 }
+
+// -----
+
+// Descriptor loads issued in different stages.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tma_stages_differ(%d: !tt.tensordesc<tensor<32x32xf32, #shared>>, %n: i32) {
+    %c1 = arith.constant 1 : i32
+    scf.for %k = %c1 to %n step %c1 : i32 {
+      %x = tt.descriptor_load %d[%k, %k] {loop.stage = 0 : i32, loop.cluster = 1 : i32} : !tt.tensordesc<tensor<32x32xf32, #shared>> -> tensor<32x32xf32, #blocked>
+      // expected-error @below {{is scheduled in stage 1 but an earlier descriptor load of the loop in stage 0 (the pipeliner issues them together)}}
+      %y = tt.descriptor_load %d[%k, %k] {loop.stage = 1 : i32, loop.cluster = 1 : i32} : !tt.tensordesc<tensor<32x32xf32, #shared>> -> tensor<32x32xf32, #blocked>
+      %s = arith.addf %x, %y {loop.stage = 2 : i32, loop.cluster = 0 : i32} : tensor<32x32xf32, #blocked>
+      tt.descriptor_store %d[%k, %k], %s {loop.stage = 2 : i32, loop.cluster = 0 : i32} : !tt.tensordesc<tensor<32x32xf32, #shared>>, tensor<32x32xf32, #blocked>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// A descriptor load whose block has no shared layout cannot be copied by TMA.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tma_no_layout(%d: !tt.tensordesc<tensor<32x32xf32>>, %n: i32) {
+    %c1 = arith.constant 1 : i32
+    scf.for %k = %c1 to %n step %c1 : i32 {
+      // expected-error @below {{needs a shared layout on its descriptor's block type}}
+      %x = tt.descriptor_load %d[%k, %k] {loop.stage = 0 : i32, loop.cluster = 1 : i32} : !tt.tensordesc<tensor<32x32xf32>> -> tensor<32x32xf32, #blocked>
+      tt.descriptor_store %d[%k, %k], %x {loop.stage = 1 : i32, loop.cluster = 0 : i32} : !tt.tensordesc<tensor<32x32xf32>>, tensor<32x32xf32, #blocked>
+    } {tt.scheduled_max_stage = 1 : i32}
+    tt.return
+  }
+}

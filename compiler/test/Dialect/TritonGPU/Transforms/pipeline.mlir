@@ -544,3 +544,178 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %acc : tensor<16x16xf32, #blocked>
   }
 }
+
+// -----
+
+// Descriptor loads feeding wgmma: each becomes a TMA copy into a ring of
+// three slots (the wgmma is asynchronous, as above), and the copies of one
+// iteration complete on one mbarrier of a ring of three that expects both
+// tiles' bytes (2 x 64 x 64 x 2 = 16384). The prologue issues iterations 0
+// and 1; the kernel waits on its slot's barrier for the iteration's phase,
+// (k / 3) % 2, which flips where the read counter wraps, then refills the
+// slot two iterations ahead. B is read through a transposed view of its
+// slot. After the loop: the last wgmma's wait, the barriers invalidated.
+// LAT-LABEL: tt.func public @tma_wgmma
+// LAT-COUNT-2: tt.descriptor_load {{.*}}tt.latency = 2 : i32
+// SCHED-LABEL: tt.func public @tma_wgmma
+// SCHED: tt.descriptor_load {{.*}}loop.cluster = 1 : i32, loop.stage = 0 : i32
+// SCHED: ttng.warp_group_dot {{.*}}loop.cluster = 0 : i32, loop.stage = 2 : i32
+// PIPE-LABEL: tt.func public @tma_wgmma
+// PIPE-DAG: %[[C0:.*]] = arith.constant 0 : i32
+// PIPE-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// PIPE-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// PIPE-DAG: %[[C3:.*]] = arith.constant 3 : i32
+// PIPE: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared1, #smem, mutable>
+// PIPE: %[[BAR0:.*]] = ttg.memdesc_index %[[BARS]][%[[C0]]]
+// PIPE-NEXT: ttng.init_barrier %[[BAR0]], 1
+// PIPE: ttng.init_barrier
+// PIPE: ttng.init_barrier
+// PIPE: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// PIPE: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// PIPE: %[[P0:.*]] = arith.cmpi sgt, %{{.*}}, %[[C0]]
+// PIPE: %[[PBAR0:.*]] = ttg.memdesc_index %[[BARS]][%[[C0]]]
+// PIPE: ttng.barrier_expect %[[PBAR0]], 16384, %[[P0]]
+// PIPE: ttng.async_tma_copy_global_to_local %{{.*}} %{{.*}}, %[[PBAR0]], %[[P0]]
+// PIPE: ttng.async_tma_copy_global_to_local %{{.*}} %{{.*}}, %[[PBAR0]], %[[P0]]
+// PIPE: ttng.barrier_expect %{{.*}}, 16384
+// PIPE-COUNT-2: ttng.async_tma_copy_global_to_local
+// PIPE: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[ISSUE:.*]] = %[[C2]], %[[READ:.*]] = %[[C0]], %[[PHASE:.*]] = %[[C0]])
+// PIPE: %[[SA:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
+// PIPE: %[[SB:.*]] = ttg.memdesc_index %[[RB]][%[[READ]]]
+// PIPE: %[[SBT:.*]] = ttg.memdesc_trans %[[SB]]
+// PIPE: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[READ]]]
+// PIPE-NEXT: ttng.wait_barrier %[[BAR]], %[[PHASE]]
+// PIPE: ttng.warp_group_dot %[[SA]], %[[SBT]], %[[ACC]] {{.*}}isAsync = true
+// PIPE-NEXT: ttng.warp_group_dot_wait {{.*}}pendings = 1 : i32
+// PIPE: %[[IBAR:.*]] = ttg.memdesc_index %[[BARS]][%[[ISSUE]]]
+// PIPE: ttng.barrier_expect %[[IBAR]], 16384, %[[LIVE:.*]] :
+// PIPE: ttng.async_tma_copy_global_to_local {{.*}}, %[[IBAR]], %[[LIVE]]
+// PIPE: ttng.async_tma_copy_global_to_local {{.*}}, %[[IBAR]], %[[LIVE]]
+// PIPE: %[[NEXT:.*]] = arith.addi %[[READ]], %[[C1]]
+// PIPE: %[[WRAPS:.*]] = arith.cmpi eq, %[[NEXT]], %[[C3]]
+// PIPE: %[[FLIP:.*]] = arith.xori %[[PHASE]], %[[C1]]
+// PIPE: %[[NEXTPHASE:.*]] = arith.select %[[WRAPS]], %[[FLIP]], %[[PHASE]]
+// PIPE: scf.yield {{.*}}%[[NEXTPHASE]] :
+// PIPE: ttng.warp_group_dot_wait {{.*}}pendings = 0 : i32
+// PIPE-NOT: ttg.async_wait
+// PIPE-COUNT-3: ttng.inval_barrier
+// PIPE: ttg.local_dealloc %[[BARS]]
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tma_wgmma(%ad: !tt.tensordesc<tensor<64x64xf16, #shared>>, %bd: !tt.tensordesc<tensor<64x64xf16, #shared>>, %m: i32, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %k, %c64 : i32
+      %x = tt.descriptor_load %ad[%m, %kk] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %xs = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %y = tt.descriptor_load %bd[%m, %kk] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %ys = ttg.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %yt = ttg.memdesc_trans %ys {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf16, #shared2, #smem>
+      %d = ttng.warp_group_dot %xs, %yt, %acc {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared2, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %res : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A loop with its own two stages reads a descriptor load into registers:
+// one slot, so every iteration uses barrier 0 and its phase flips each
+// time; the wait and the local_load run where the value is first needed.
+// PIPE-LABEL: tt.func public @tma_to_registers
+// PIPE: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1x1xi64, #shared1, #smem, mutable>
+// PIPE: ttng.init_barrier
+// PIPE: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1x32x32xf32, #shared, #smem, mutable>
+// PIPE: ttng.barrier_expect %{{.*}}, 4096
+// PIPE: ttng.async_tma_copy_global_to_local
+// PIPE: scf.for {{.*}} iter_args({{.*}}, %[[PHASE:.*]] = %c0_i32)
+// PIPE: ttng.wait_barrier %{{.*}}, %[[PHASE]]
+// PIPE: %[[X:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> tensor<32x32xf32, #blocked>
+// PIPE: arith.addf %{{.*}}, %[[X]]
+// PIPE: ttng.barrier_expect
+// PIPE: ttng.async_tma_copy_global_to_local
+// PIPE: %[[FLIP:.*]] = arith.xori %[[PHASE]], %c1_i32
+// PIPE: scf.yield {{.*}}, %[[FLIP]] :
+// PIPE: ttng.inval_barrier
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tma_to_registers(%d: !tt.tensordesc<tensor<32x32xf32, #shared>>, %n: i32) -> tensor<32x32xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #blocked>
+    %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32, #blocked>) : i32 {
+      %row = arith.muli %k, %c32 : i32
+      %x = tt.descriptor_load %d[%row, %c0] : !tt.tensordesc<tensor<32x32xf32, #shared>> -> tensor<32x32xf32, #blocked>
+      %s = arith.addf %acc, %x : tensor<32x32xf32, #blocked>
+      scf.yield %s : tensor<32x32xf32, #blocked>
+    } {tt.num_stages = 2 : i32}
+    tt.return %res : tensor<32x32xf32, #blocked>
+  }
+}
+
+// -----
+
+// Attention-shaped: K feeds the first wgmma (through a transposed view),
+// V the second, whose accumulator is the carried one rescaled. K and V are
+// first needed by different wgmmas, so each has its own ring of barriers,
+// waited for right before its wgmma. The second wgmma runs asynchronously:
+// the next iteration waits for it (pendings = 0) once its first wgmma is
+// issued, before the rescale reads it; with it in flight, the rings have
+// two slots at two stages.
+// PIPE-LABEL: tt.func public @attention_like
+// PIPE-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #shared1, #smem, mutable>
+// PIPE: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[ISSUE:[^ ]*]] = %{{.*}}, %[[READ:[^ ]*]] = %{{.*}}, %[[PHASE:[^ ]*]] = %{{.*}})
+// PIPE: ttng.wait_barrier %{{.*}}, %[[PHASE]]
+// PIPE: %[[QK:.*]] = ttng.warp_group_dot %{{.*}} {inputPrecision = 0 : i32} :
+// PIPE-NEXT: %[[PREV:.*]] = ttng.warp_group_dot_wait %[[ACC]] {pendings = 0 : i32}
+// PIPE: arith.mulf %[[PREV]]
+// PIPE: ttng.wait_barrier %{{.*}}, %[[PHASE]]
+// PIPE: ttng.warp_group_dot {{.*}}isAsync = true
+// PIPE-NOT: ttng.warp_group_dot_wait
+// PIPE: ttng.barrier_expect %{{.*}}, 8192
+// PIPE: ttng.async_tma_copy_global_to_local
+// PIPE: ttng.barrier_expect %{{.*}}, 8192
+// PIPE: ttng.async_tma_copy_global_to_local
+// PIPE: scf.yield
+// PIPE: ttng.warp_group_dot_wait {{.*}}pendings = 0 : i32
+// PIPE-COUNT-4: ttng.inval_barrier
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dotA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @attention_like(%q: !ttg.memdesc<64x64xf16, #shared, #smem>, %kd: !tt.tensordesc<tensor<64x64xf16, #shared>>, %vd: !tt.tensordesc<tensor<64x64xf16, #shared>>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %half = arith.constant dense<0.5> : tensor<64x64xf32, #mma>
+    %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kk = arith.muli %k, %c64 : i32
+      %kt = tt.descriptor_load %kd[%kk, %c0] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %ks = ttg.local_alloc %kt : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %ktt = ttg.memdesc_trans %ks {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf16, #shared2, #smem>
+      %qk = ttng.warp_group_dot %q, %ktt, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared2, #smem> -> tensor<64x64xf32, #mma>
+      %p = arith.truncf %qk : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pd = ttg.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dotA>
+      %scaled = arith.mulf %acc, %half : tensor<64x64xf32, #mma>
+      %vt = tt.descriptor_load %vd[%kk, %c0] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %vs = ttg.local_alloc %vt : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %o = ttng.warp_group_dot %pd, %vs, %scaled {inputPrecision = 0 : i32} : tensor<64x64xf16, #dotA> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %o : tensor<64x64xf32, #mma>
+    } {tt.num_stages = 2 : i32}
+    tt.return %res : tensor<64x64xf32, #mma>
+  }
+}

@@ -61,12 +61,14 @@ def TritonGPUAssignLatencies
     : Pass<"tritongpu-assign-latencies", "mlir::ModuleOp"> {
   let summary = "mark the loads a software-pipelined loop should issue early";
   let description = [{
-    In every innermost scf.for, each tt.load whose value the A or B operand
-    of a tt.dot in the body is computed from (through any ops of the body,
-    but not through another load) and which cp.async can copy (AxisInfo
-    proves at least 4 contiguous, aligned bytes per thread) gets
-    `tt.latency = num-stages - 1`: the number of iterations ahead of its use
-    it should be issued. A loop with its own `tt.num_stages` (what
+    In every innermost scf.for, each load whose value the A or B operand of
+    a tt.dot or ttng.warp_group_dot in the body is computed from (through
+    any ops of the body, but not through another load) and which can be
+    copied asynchronously gets `tt.latency = num-stages - 1`: the number of
+    iterations ahead of its use it should be issued. A tt.load qualifies
+    when cp.async can copy it (AxisInfo proves at least 4 contiguous,
+    aligned bytes per thread), a tt.descriptor_load when TMA can (its
+    descriptor's block has a shared layout TMA writes). A loop with its own `tt.num_stages` (what
     `tl.range(..., num_stages=N)` prints) uses that count instead of the
     option, and also pipelines the loads any other op of its body reads, as
     Triton does. Nothing is marked for fewer than 2 stages.
@@ -83,8 +85,8 @@ def TritonGPUScheduleLoops
     : Pass<"tritongpu-schedule-loops", "mlir::ModuleOp"> {
   let summary = "give every op of a loop with tt.latency loads a stage";
   let description = [{
-    For an scf.for whose body holds loads with `tt.latency`: each such load
-    and everything it needs in the body (its address, mask and other
+    For an scf.for whose body holds loads (tt.load, tt.descriptor_load)
+    with `tt.latency`: each such load and everything it needs in the body (its address, mask and other
     operands, through loop-carried values too) run in stage 0, every other
     op in stage L, the largest latency. A load is left unscheduled (its
     `tt.latency` removed) when what it needs is not free of side effects,
@@ -99,9 +101,10 @@ def TritonGPUScheduleLoops
 }
 
 def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
-  let summary = "software-pipeline scheduled loops with cp.async ring buffers";
+  let summary = "software-pipeline scheduled loops with cp.async and TMA "
+                "ring buffers";
   let description = [{
-    For every loop tritongpu-schedule-loops scheduled: each stage-0 load
+    For every loop tritongpu-schedule-loops scheduled: each stage-0 tt.load
     becomes a ttg.async_copy_global_to_local into a ring of L shared buffers
     (L = tt.scheduled_max_stage; slot = iteration % L) and a
     ttg.async_commit_group; before its first use a ttg.async_wait lets the
@@ -109,12 +112,37 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
     slot (ttg.local_load into the dot operand layout, or the slot itself for
     a local_alloc; for any other use, one ttg.local_load into the load's own
     layout from an unswizzled ring). The shared layout of a ring feeding a
-    convert_layout is the one that convert would stage through. Then MLIR's
-    scf::pipelineForLoop writes the prologue (the first L iterations' copies)
-    and the kernel, where stage-0 ops run L iterations ahead and are masked
-    off past the end (no peeled epilogue); after the loop an async_wait 0
-    drains the ring and local_dealloc frees it. The schedule attributes are
-    removed.
+    convert_layout is the one that convert would stage through.
+
+    Each stage-0 tt.descriptor_load becomes a
+    ttng.async_tma_copy_global_to_local into a ring in its descriptor's
+    shared layout. The loads whose data one op reads first share a ring of
+    one-arrival mbarriers, one per slot (ttng.init_barrier before the
+    loop): where the first of them was, ttng.barrier_expect of their bytes
+    together on the slot's barrier, and before that op one
+    ttng.wait_barrier for the iteration's phase, (iteration / slots) % 2,
+    carried by the loop and flipped where its slot counter wraps. Users read
+    the slot as above (a local_alloc in the ring's layout read only through
+    views becomes the slot; other users share one ttg.local_load). After
+    the loop the barriers are invalidated.
+
+    A ttng.warp_group_dot that reads a ring and whose f32 result only goes
+    back into the loop runs asynchronously (`isAsync`): when it is its own
+    next accumulator, a ttng.warp_group_dot_wait {pendings = 1} after it
+    waits for the previous iteration's; otherwise (a rescaled accumulator)
+    the next iteration waits for it {pendings = 0} where it first reads it,
+    or right after its first wgmma if that comes earlier. Its other shared
+    operand must be a ring slot or come from outside the loop. The rings
+    then have L + 1 slots, since a wgmma may read its slot into the next
+    iteration.
+
+    Then MLIR's scf::pipelineForLoop writes the prologue (the first L
+    iterations' copies) and the kernel, where stage-0 ops run L iterations
+    ahead and are masked off past the end (no peeled epilogue; a masked TMA
+    copy and its expect are not issued); after the loop a
+    warp_group_dot_wait 0 for asynchronous wgmmas, an async_wait 0 drains
+    the cp.async rings, and local_dealloc frees them. The schedule
+    attributes are removed.
 
     A loop whose stage count, its own `tt.num_stages` or else `num-stages`,
     is 1 or less is not pipelined, even if scheduled (Triton's pass makes

@@ -1,6 +1,6 @@
 // What the software pipelining passes share: the attributes one pass leaves
 // for the next (Triton's names, so that Triton's intermediate IR reads the
-// same) and the test for loads cp.async can copy.
+// same) and the tests for loads cp.async or TMA can copy.
 #ifndef TGPU_DIALECT_TRITONGPU_TRANSFORMS_PIPELINING_H
 #define TGPU_DIALECT_TRITONGPU_TRANSFORMS_PIPELINING_H
 
@@ -28,6 +28,16 @@ inline constexpr char kScheduledMaxStageAttr[] = "tt.scheduled_max_stage";
 // aligned as AxisInfo proves.
 bool canCopyAsynchronously(triton::LoadOp load,
                            const ModuleAxisInfoAnalysis &axisInfo);
+
+// Whether `load` can become a TMA copy issued ahead of its use: its
+// descriptor's block has a layout TMA writes (what
+// triton-nvidia-optimize-descriptor-encoding gives it).
+bool canCopyWithTma(triton::DescriptorLoadOp load);
+
+// The loads the pipeliner knows: `tt.load` and `tt.descriptor_load`.
+inline bool isPipelinableLoad(Operation *op) {
+  return isa<triton::LoadOp, triton::DescriptorLoadOp>(op);
+}
 
 } // namespace mlir::tgpu
 
