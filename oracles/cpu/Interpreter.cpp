@@ -488,6 +488,24 @@ OpHandler Program::classify(Operation &op) {
       .Case<ttg::LocalLoadOp>(to(&P::execLocalLoad, K::LocalLoad))
       .Case<ttg::LocalStoreOp>(to(&P::execLocalStore, K::LocalStore))
       .Case<ttg::AsyncCopyGlobalToLocalOp>(to(&P::execAsyncCopy, K::AsyncCopy))
+      // mbarriers and TMA
+      .Case<ttng::InitBarrierOp>(to(&P::execBarrier, K::InitBarrier))
+      .Case<ttng::InvalBarrierOp>(to(&P::execBarrier, K::InvalBarrier))
+      .Case<ttng::BarrierExpectOp>(to(&P::execBarrier, K::BarrierExpect))
+      .Case<ttng::ArriveBarrierOp>(to(&P::execBarrier, K::ArriveBarrier))
+      .Case<ttng::WaitBarrierOp>(to(&P::execWaitBarrier, K::WaitBarrier))
+      .Case<ttng::AsyncTMACopyGlobalToLocalOp>(to(&P::execTmaLoad, K::TmaLoad))
+      .Case<ttng::AsyncTMACopyLocalToGlobalOp>(
+          to(&P::execTmaStore, K::TmaStore))
+      .Case<ttng::TMAStoreWaitOp>(to(&P::execTmaStoreWait, K::TmaStoreWait))
+      .Case<ttg::GlobalScratchAllocOp>(
+          to(&P::execScratchAlloc, K::ScratchAlloc))
+      .Case<ttng::TensormapCreateOp>(
+          to(&P::execTensormapCreate, K::TensormapCreate))
+      .Case<ttng::TensormapFenceproxyAcquireOp>(
+          to(&P::execOrdering, K::Ordering))
+      .Case<ttng::ReinterpretTensorDescOp>(
+          to(&P::execReinterpretDesc, K::ReinterpretDesc))
       // Folds along an axis
       .Case<triton::ReduceOp>(to(&P::execReduce, K::Reduce))
       .Case<triton::ScanOp>(to(&P::execReduce, K::Scan))

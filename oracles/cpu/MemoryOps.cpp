@@ -19,10 +19,6 @@ namespace {
 // A block pointer as a tensor of element pointers for a value of type
 // `valueType`, and the mask of the elements inside the tensor along the
 // boundary-checked dims.
-struct BlockAccess {
-  Tensor pointers, inside;
-};
-
 BlockAccess expandBlockPointer(const Tensor &blockPtr, Type valueType,
                                DenseI32ArrayAttr checked) {
   BlockAccess r;
@@ -52,10 +48,8 @@ BlockAccess expandBlockPointer(const Tensor &blockPtr, Type valueType,
   return r;
 }
 
-// The block of a tensor descriptor that starts at `start`, as a tensor of
-// element pointers of `valueShape` (the block's shape, or it without leading
-// size-1 dims), and the mask of the elements inside the described array:
-// every coordinate start_d + j_d in [0, shape_d).
+} // namespace
+
 Expected<BlockAccess> expandDescriptor(const Tensor &desc,
                                        llvm::ArrayRef<int64_t> blockShape,
                                        llvm::ArrayRef<int64_t> valueShape,
@@ -97,6 +91,8 @@ Expected<BlockAccess> expandDescriptor(const Tensor &desc,
   }
   return r;
 }
+
+namespace {
 
 // Element `e` of `t` from the raw bits of a `k` in memory, and back.
 void setFromBits(Tensor &t, int64_t e, uint64_t bits, ScalarKind k) {
@@ -229,15 +225,24 @@ Error Program::execLoad(Operation &op, const OpHandler &) {
 
 Error Program::loadElements(Operation &op, const Tensor &ptr,
                             const Tensor *mask, const Tensor *other) {
-  ScalarKind k = ptr.type.pointee;
-  unsigned size = byteSize(k);
   Expected<Tensor> r = freshLike(op.getResult(0), ptr);
   if (!r)
     return r.takeError();
+  if (Error err = readElements(op, ptr, mask, other, *r))
+    return err;
+  set(op.getResult(0), std::move(*r));
+  return Error::success();
+}
+
+Error Program::readElements(Operation &op, const Tensor &ptr,
+                            const Tensor *mask, const Tensor *other,
+                            Tensor &r) {
+  ScalarKind k = ptr.type.pointee;
+  unsigned size = byteSize(k);
   for (int64_t e = 0, n = ptr.numel(); e < n; ++e) {
     if (maskedOff(mask, e)) {
       if (other)
-        copyElem(*r, e, *other, other->shape.empty() ? 0 : e);
+        copyElem(r, e, *other, other->shape.empty() ? 0 : e);
       continue;
     }
     uint8_t *where = locate(ptr, e, size);
@@ -246,9 +251,8 @@ Error Program::loadElements(Operation &op, const Tensor &ptr,
     int32_t w = global.otherStorer(ptr.i[e], size, linearPid);
     if (w >= 0)
       return raceUB(op, "load-race", ptr, e, w, "is read, but");
-    setFromBits(*r, e, loadBits(where, size), k);
+    setFromBits(r, e, loadBits(where, size), k);
   }
-  set(op.getResult(0), std::move(*r));
   return Error::success();
 }
 

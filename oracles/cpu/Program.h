@@ -2,8 +2,8 @@
 // handlers split by op family. Interpreter.cpp: entry points, regions, dispatch
 // (classify); ControlFlow (scf, tt.call); ArithOps (arith, casts); MathOps
 // (math, libdevice, inline asm); TensorOps; MemoryOps (global); SharedMemoryOps
-// (ttg); ReductionOps (reduce, scan, dot); SimulatedMemory.h: buffers, race
-// shadow.
+// (ttg); TmaOps (ttng mbarriers and TMA copies); ReductionOps (reduce, scan,
+// dot); SimulatedMemory.h: buffers, race shadow.
 #ifndef TGPU_ORACLES_CPU_PROGRAM_H
 #define TGPU_ORACLES_CPU_PROGRAM_H
 
@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <deque>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -222,6 +223,18 @@ enum class OpKind : uint8_t {
   AsyncCopy,
   AsyncCommit,
   AsyncWait,
+  // mbarriers and TMA (ttng)
+  InitBarrier,
+  InvalBarrier,
+  BarrierExpect,
+  ArriveBarrier,
+  WaitBarrier,
+  TmaLoad,
+  TmaStore,
+  TmaStoreWait,
+  ScratchAlloc,
+  TensormapCreate,
+  ReinterpretDesc,
   // folds along an axis
   Reduce,
   Scan,
@@ -277,9 +290,9 @@ struct OpHandler {
 // Handlers by OperationName (opaque pointer), shared by a launch's programs.
 using HandlerCache = llvm::DenseMap<const void *, OpHandler>;
 
-// An issued ttg.async_copy_global_to_local whose data has not landed in
-// shared memory yet (SEMANTICS.md §7): the values it read from global memory
-// when it was issued, and where they go.
+// An issued ttg.async_copy_global_to_local or ttng TMA copy whose data has
+// not landed in shared memory yet (SEMANTICS.md §7): the values it read from
+// global memory when it was issued, and where they go.
 struct PendingCopy {
   uint32_t id; // > 0; what SharedAlloc::pendingCopy holds
   Operation *op;
@@ -289,7 +302,62 @@ struct PendingCopy {
   std::vector<double> f;     // ... or floats
   std::vector<uint64_t> src; // source address per element (0: masked off)
   unsigned size;             // bytes per source element
+  // A TMA copy (ttng.async_tma_copy_global_to_local), landed by its
+  // mbarrier's phase, rather than a cp.async one landed by its group: the
+  // UB kinds of touching its elements early say which.
+  bool tma = false;
 };
+
+// An mbarrier (SEMANTICS.md §7): one i64 element of a shared allocation,
+// keyed by (allocation, element). Phases complete lazily, at the wait that
+// needs them, so the copies attached to the current phase stay pending
+// until then.
+struct MBarrier {
+  bool live = false; // initialised and not invalidated since
+  Operation *initOp = nullptr, *invalOp = nullptr;
+  uint32_t count = 0;   // arrivals per phase
+  uint32_t pending = 0; // arrivals the current phase still needs
+  int64_t tx = 0;       // bytes ttng.barrier_expect announced in this phase
+  int64_t copied = 0;   // bytes of the TMA copies attached to this phase
+  std::vector<PendingCopy> copies; // those copies, in issue order
+  uint64_t completed = 0; // completed phases: the current phase's number
+};
+using BarrierKey = std::pair<int, int64_t>; // (allocation, element)
+
+// An issued ttng.async_tma_copy_local_to_global (one bulk async-group) that
+// no ttng.async_tma_store_wait has retired: the hardware may still read its
+// source elements, so they must not be overwritten.
+struct PendingTmaStore {
+  Operation *op;
+  int alloc;
+  std::vector<int64_t> at; // allocation index of each source element
+};
+
+// The element pointers of a block access and the mask of the elements the
+// access reaches (inside the described array, or the checked bounds of a
+// block pointer).
+struct BlockAccess {
+  Tensor pointers, inside;
+};
+
+// The block of a tensor descriptor that starts at `start`, as a tensor of
+// element pointers of `valueShape` (the block's shape, or it without leading
+// size-1 dims), and the mask of the elements inside the described array:
+// every coordinate start_d + j_d in [0, shape_d). (MemoryOps.cpp)
+Expected<BlockAccess> expandDescriptor(const Tensor &desc,
+                                       llvm::ArrayRef<int64_t> blockShape,
+                                       llvm::ArrayRef<int64_t> valueShape,
+                                       llvm::ArrayRef<int64_t> start);
+
+// The value type of elements of kind `k` (a memdesc's or a descriptor's).
+inline ElemType valueTypeOf(ScalarKind k) {
+  ElemType t;
+  t.kind = isFloatKind(k) ? ElemType::Float : ElemType::Int;
+  t.bits = k == ScalarKind::I1 ? 1 : byteSize(k) * 8;
+  t.bf16 = k == ScalarKind::BF16;
+  t.e4m3 = k == ScalarKind::F8E4M3FN;
+  return t;
+}
 
 // A reduction or scan along `axis` of a row-major shape: `outer` lines
 // before it times `inner` after it, each `len` long.
@@ -335,6 +403,13 @@ private:
   std::vector<PendingCopy> uncommitted;
   std::deque<std::vector<PendingCopy>> committed;
   uint32_t nextCopyId = 1;
+  // mbarriers by (allocation, element), and the TMA stores not retired yet,
+  // oldest first (SEMANTICS.md §7). Per program, dropped at its end.
+  std::map<BarrierKey, MBarrier> barriers;
+  std::deque<PendingTmaStore> tmaStores;
+  // The program's global scratch buffer of each ttg.global_scratch_alloc:
+  // the same memory every time the op runs, as on the GPU.
+  llvm::DenseMap<Operation *, uint64_t> scratch;
   // How many pending copy elements read each global byte: a store to one of
   // them may change what the copy delivers (async-copy-source-overwritten).
   llvm::DenseMap<uint64_t, uint32_t> pendingSources;
@@ -439,13 +514,44 @@ private:
   }
   Error badAccess(Operation &op, const Tensor &ptr, int64_t e, unsigned size);
   // Pending async copies (SharedMemoryOps.cpp).
-  // The pending copy `id` (null if none), and whether it is committed.
-  const PendingCopy *findPendingCopy(uint32_t id, bool &isCommitted) const;
-  // The UB `kind` of op touching shared memory (`what`; element `e` of `t`)
-  // that the pending copy `id` will still write.
-  Error pendingCopyUB(Operation &op, llvm::StringRef kind, llvm::StringRef what,
+  // The pending copy `id` (null if none): where it waits, a cp.async group
+  // (committed or not) or an mbarrier's phase (`barrier`, TMA copies).
+  struct FoundCopy {
+    const PendingCopy *copy = nullptr;
+    bool committed = false;
+    const MBarrier *barrier = nullptr;
+  };
+  FoundCopy findPendingCopy(uint32_t id) const;
+  // The UB of op reading (or, with `write`, writing) shared memory (`what`;
+  // element `e` of `t`) that the pending copy `id` will still write. The
+  // kind is the copy's: async-copy-* for cp.async, tma-* for TMA.
+  Error pendingCopyUB(Operation &op, bool write, llvm::StringRef what,
                       uint32_t id, const Tensor *t, int64_t e);
   void landCopy(const PendingCopy &c);
+  // The UB of op writing element `at` of allocation `alloc` (element `e` of
+  // `t`): a pending copy still lands there, or a pending TMA store still
+  // reads it.
+  Error checkSharedWrite(Operation &op, int alloc, int64_t at, const Tensor *t,
+                         int64_t e) {
+    const SharedAlloc &a = shared[alloc];
+    if (uint32_t id = a.pendingAt(at))
+      return pendingCopyUB(op, true, "shared memory written", id, t, e);
+    if (a.storeReadersAt(at))
+      return storeSourceUB(op, alloc, at, t, e);
+    return Error::success();
+  }
+  // TmaOps.cpp: the UB of overwriting element `at` of `alloc`, which a TMA
+  // store not yet retired reads.
+  Error storeSourceUB(Operation &op, int alloc, int64_t at, const Tensor *t,
+                      int64_t e);
+  // The live mbarrier a memdesc operand of op names, or the UB
+  // mbarrier-uninitialized.
+  Expected<MBarrier *> liveBarrier(Operation &op, Value md);
+  // `n` arrivals at `b`'s current phase, announcing `bytes` transaction
+  // bytes; a phase with no transaction bytes and no copies completes at its
+  // last arrival, as on the GPU.
+  Error arrive(Operation &op, MBarrier &b, uint32_t n, int64_t bytes);
+  void completePhase(MBarrier &b);
   // The UB of a global write of `bits` (`size` bytes at `where`, element
   // `e` of `ptr`) over a byte a pending copy reads; cheap when no copy is
   // pending. Rewriting the bytes that are there is fine, as in §6.
@@ -522,6 +628,9 @@ private:
   // masked-off elements (null: zero). loadElements sets op's result.
   Error loadElements(Operation &op, const Tensor &ptr, const Tensor *mask,
                      const Tensor *other);
+  // loadElements' loop into `r` (sized like `ptr`), which it leaves unset.
+  Error readElements(Operation &op, const Tensor &ptr, const Tensor *mask,
+                     const Tensor *other, Tensor &r);
   Error storeElements(Operation &op, const Tensor &ptr, const Tensor *mask,
                       const Tensor &val);
   // SharedMemoryOps.cpp
@@ -534,6 +643,15 @@ private:
   Error execLocalStore(Operation &op, const OpHandler &h);
   Error execAsyncCopy(Operation &op, const OpHandler &h);
   Error execAsyncGroup(Operation &op, const OpHandler &h);
+  // TmaOps.cpp
+  Error execBarrier(Operation &op, const OpHandler &h);
+  Error execWaitBarrier(Operation &op, const OpHandler &h);
+  Error execTmaLoad(Operation &op, const OpHandler &h);
+  Error execTmaStore(Operation &op, const OpHandler &h);
+  Error execTmaStoreWait(Operation &op, const OpHandler &h);
+  Error execScratchAlloc(Operation &op, const OpHandler &h);
+  Error execTensormapCreate(Operation &op, const OpHandler &h);
+  Error execReinterpretDesc(Operation &op, const OpHandler &h);
   // ReductionOps.cpp
   Error execReduce(Operation &op, const OpHandler &h);
   Error execDot(Operation &op, const OpHandler &h);

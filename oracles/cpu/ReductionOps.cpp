@@ -198,18 +198,16 @@ Error Program::execDot(Operation &op, const OpHandler &) {
   };
   Tensor A = materialize(a);
   if (pending)
-    return pendingCopyUB(op, "async-copy-read-before-wait",
-                         "operand A reads shared memory", pending, &A,
-                         unwrittenAt);
+    return pendingCopyUB(op, false, "operand A reads shared memory", pending,
+                         &A, unwrittenAt);
   if (unwritten)
     return ub(&op, "uninitialized-shared-read",
               "operand A reads shared memory before it was written", &A,
               unwrittenAt);
   Tensor B = materialize(b);
   if (pending)
-    return pendingCopyUB(op, "async-copy-read-before-wait",
-                         "operand B reads shared memory", pending, &B,
-                         unwrittenAt);
+    return pendingCopyUB(op, false, "operand B reads shared memory", pending,
+                         &B, unwrittenAt);
   if (unwritten)
     return ub(&op, "uninitialized-shared-read",
               "operand B reads shared memory before it was written", &B,

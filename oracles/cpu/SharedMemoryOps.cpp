@@ -1,5 +1,6 @@
 // Shared memory and the other TTGIR ops: local_alloc / load / store, memdesc
-// views, async copies and their groups (cp.async), ordering ops. Layouts play
+// views, async copies and their groups (cp.async), ordering ops, and the
+// pending-copy bookkeeping that TMA copies (TmaOps.cpp) share. Layouts play
 // no part here.
 #include "oracles/cpu/Program.h"
 
@@ -27,13 +28,17 @@ Error Program::execDotWait(Operation &op, const OpHandler &) {
 
 // ttg.local_dealloc: nothing ever reuses an allocation here, but on the GPU
 // its memory goes back to the allocator, and a copy still pending into it
-// would land in whatever is allocated there next.
+// would land in whatever is allocated there next; a TMA store still reading
+// it would read what is allocated there next.
 Error Program::execLocalDealloc(Operation &op, const OpHandler &) {
-  const SharedAlloc &a = shared[get(op.getOperand(0)).alloc];
+  int alloc = get(op.getOperand(0)).alloc;
+  const SharedAlloc &a = shared[alloc];
   for (uint32_t id : a.pendingCopy)
     if (id)
-      return pendingCopyUB(op, "async-copy-write-conflict",
-                           "shared memory freed", id, nullptr, -1);
+      return pendingCopyUB(op, true, "shared memory freed", id, nullptr, -1);
+  for (size_t at = 0; at < a.storeReaders.size(); ++at)
+    if (a.storeReaders[at])
+      return storeSourceUB(op, alloc, int64_t(at), nullptr, -1);
   return Error::success();
 }
 
@@ -130,8 +135,7 @@ Error Program::execLocalLoad(Operation &op, const OpHandler &) {
     // Before the written test: a copy still in flight is the better
     // diagnosis of an element it has not filled yet.
     if (uint32_t id = a.pendingAt(at))
-      return pendingCopyUB(op, "async-copy-read-before-wait",
-                           "shared memory read", id, &*r, k);
+      return pendingCopyUB(op, false, "shared memory read", id, &*r, k);
     if (!a.written[at])
       return ub(&op, "uninitialized-shared-read",
                 "shared memory read before it was written", &*r, k);
@@ -150,9 +154,8 @@ Error Program::execLocalStore(Operation &op, const OpHandler &) {
   IndexWalker walk(val.shape);
   for (int64_t k = 0; k < val.numel(); ++k, walk.next()) {
     int64_t at = sharedIndex(md, walk.get());
-    if (uint32_t id = a.pendingAt(at))
-      return pendingCopyUB(op, "async-copy-write-conflict",
-                           "shared memory written", id, &val, k);
+    if (Error err = checkSharedWrite(op, md.alloc, at, &val, k))
+      return err;
     if (val.type.isFloat())
       a.f[at] = val.f[k];
     else
@@ -190,9 +193,8 @@ Error Program::execAsyncCopy(Operation &op, const OpHandler &) {
   IndexWalker walk(ptr.shape);
   for (int64_t e = 0; e < n; ++e, walk.next()) {
     int64_t at = sharedIndex(md, walk.get());
-    if (uint32_t id = a.pendingCopy[at])
-      return pendingCopyUB(op, "async-copy-write-conflict",
-                           "shared memory written", id, &ptr, e);
+    if (Error err = checkSharedWrite(op, md.alloc, at, &ptr, e))
+      return err;
     c.at[e] = at;
     bool on = !mask || (mask->i[mask->shape.empty() ? 0 : e] & 1);
     if (!on) {
@@ -270,33 +272,55 @@ void Program::landCopy(const PendingCopy &c) {
   }
 }
 
-const PendingCopy *Program::findPendingCopy(uint32_t id,
-                                            bool &isCommitted) const {
-  isCommitted = false;
+Program::FoundCopy Program::findPendingCopy(uint32_t id) const {
+  FoundCopy r;
   for (const PendingCopy &c : uncommitted)
-    if (c.id == id)
-      return &c;
-  isCommitted = true;
+    if (c.id == id) {
+      r.copy = &c;
+      return r;
+    }
+  r.committed = true;
   for (const std::vector<PendingCopy> &group : committed)
     for (const PendingCopy &c : group)
-      if (c.id == id)
-        return &c;
-  return nullptr;
+      if (c.id == id) {
+        r.copy = &c;
+        return r;
+      }
+  r.committed = false;
+  for (const auto &[key, b] : barriers)
+    for (const PendingCopy &c : b.copies)
+      if (c.id == id) {
+        r.copy = &c;
+        r.barrier = &b;
+        return r;
+      }
+  return r;
 }
 
-Error Program::pendingCopyUB(Operation &op, llvm::StringRef kind,
-                             llvm::StringRef what, uint32_t id, const Tensor *t,
-                             int64_t e) {
-  bool isCommitted;
-  const PendingCopy *c = findPendingCopy(id, isCommitted);
-  std::string from = c ? locString(c->op) : std::string("?");
-  return ub(&op, kind,
-            what + " while the async copy at " + from + " still writes it: " +
-                (isCommitted ? "no ttg.async_wait has completed its group yet"
-                             : "it is not committed to a group yet, and "
-                               "ttg.async_wait completes committed groups "
-                               "only"),
-            t, e);
+Error Program::pendingCopyUB(Operation &op, bool write, llvm::StringRef what,
+                             uint32_t id, const Tensor *t, int64_t e) {
+  FoundCopy found = findPendingCopy(id);
+  std::string from = found.copy ? locString(found.copy->op) : std::string("?");
+  if (found.barrier) {
+    const MBarrier &b = *found.barrier;
+    return ub(&op, write ? "tma-write-conflict" : "tma-read-before-wait",
+              what + " while the TMA copy at " + from +
+                  " still writes it: no ttng.wait_barrier has completed "
+                  "phase " +
+                  llvm::Twine(b.completed) + " (parity " +
+                  llvm::Twine(b.completed & 1) +
+                  ") of its mbarrier (initialised at " + locString(b.initOp) +
+                  ") yet",
+              t, e);
+  }
+  return ub(
+      &op, write ? "async-copy-write-conflict" : "async-copy-read-before-wait",
+      what + " while the async copy at " + from + " still writes it: " +
+          (found.committed ? "no ttg.async_wait has completed its group yet"
+                           : "it is not committed to a group yet, and "
+                             "ttg.async_wait completes committed groups "
+                             "only"),
+      t, e);
 }
 
 Error Program::sourceOverwritten(Operation &op, const Tensor &ptr, int64_t e,
@@ -307,24 +331,30 @@ Error Program::sourceOverwritten(Operation &op, const Tensor &ptr, int64_t e,
       continue;
     // The report names one of the copies reading the byte.
     std::string from = "?";
-    auto reads = [&](const PendingCopy &c) {
+    bool tma = false;
+    auto note = [&](const PendingCopy &c) {
       for (uint64_t s : c.src)
-        if (s && addr + j >= s && addr + j < s + c.size)
-          return true;
-      return false;
+        if (s && addr + j >= s && addr + j < s + c.size) {
+          from = locString(c.op);
+          tma = c.tma;
+          return;
+        }
     };
     for (const PendingCopy &c : uncommitted)
-      if (reads(c))
-        from = locString(c.op);
+      note(c);
     for (const std::vector<PendingCopy> &group : committed)
       for (const PendingCopy &c : group)
-        if (reads(c))
-          from = locString(c.op);
+        note(c);
+    for (const auto &[key, b] : barriers)
+      for (const PendingCopy &c : b.copies)
+        note(c);
     return ub(&op, "async-copy-source-overwritten",
               "address 0x" + llvm::Twine::utohexstr(addr) +
-                  " is written while the async copy at " + from +
-                  " reads it: the copy may read its source until "
-                  "ttg.async_wait completes it",
+                  " is written while the " + (tma ? "TMA" : "async") +
+                  " copy at " + from +
+                  " reads it: the copy may read its source until " +
+                  (tma ? "the ttng.wait_barrier that completes its phase"
+                       : "ttg.async_wait completes it"),
               &ptr, e);
   }
   return Error::success();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,12 @@ public:
     uint64_t base = uint64_t(buffers.size() + 1) << 40;
     buffers.push_back({base, bytes});
     return base;
+  }
+  // Adds a zeroed buffer of `size` bytes that the memory owns (a program's
+  // global scratch); returns its base address.
+  uint64_t addOwned(size_t size) {
+    owned.emplace_back(size, 0);
+    return add(&owned.back());
   }
   // The byte at `addr` of `size` bytes, or null when the access is outside
   // every buffer.
@@ -114,6 +121,8 @@ private:
                                                               &std::free};
   };
   std::vector<Buffer> buffers;
+  // The bytes of addOwned's buffers; a deque, so that they never move.
+  std::deque<std::vector<uint8_t>> owned;
   // The program of each tt.store execution (index: its serial number).
   std::vector<int32_t> storeProgram = {-1};
 
@@ -143,6 +152,13 @@ struct SharedAlloc {
   std::vector<uint32_t> pendingCopy;
   uint32_t pendingAt(int64_t at) const {
     return pendingCopy.empty() ? 0 : pendingCopy[at];
+  }
+  // Per element, how many TMA stores not yet retired by a
+  // ttng.async_tma_store_wait read it (several may: each only reads); empty
+  // until the first TMA store from the allocation.
+  std::vector<uint32_t> storeReaders;
+  uint32_t storeReadersAt(int64_t at) const {
+    return storeReaders.empty() ? 0 : storeReaders[at];
   }
 };
 
