@@ -41,15 +41,17 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonGPUCoalesce());
   pm.addPass(createTritonGPURemoveLayoutConversions());
   // Triton's accelerate-matmul and a second remove-layout-conversions,
-  // the descriptors' shared layouts, then loop-aware CSE, canonicalize,
-  // triton-licm, canonicalize; the software pipeliner, canonicalize,
-  // loop-aware CSE and prefetch, the TMA lowering of descriptor loads and
+  // optimize-dot-operands, the descriptors' shared layouts, then
+  // loop-aware CSE, canonicalize, triton-licm, canonicalize; the software
+  // pipeliner, canonicalize, loop-aware CSE, prefetch and
+  // optimize-dot-operands again, the TMA lowering of descriptor loads and
   // stores, then loop-aware CSE and a last remove-layout-conversions end
   // the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
   }
+  pm.addPass(createTritonGPUOptimizeDotOperands());
   pm.addPass(createTritonNvidiaGPUOptimizeDescriptorEncoding());
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createCanonicalizerPass());
@@ -67,6 +69,7 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonLoopAwareCSE());
   if (options.prefetch)
     pm.addPass(createTritonGPUPrefetch());
+  pm.addPass(createTritonGPUOptimizeDotOperands());
   pm.addPass(createTritonNvidiaGPUTMALowering());
   pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());

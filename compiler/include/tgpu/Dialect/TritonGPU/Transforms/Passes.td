@@ -57,6 +57,29 @@ def TritonGPUAccelerateMatmul
                            "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect"];
 }
 
+def TritonGPUOptimizeDotOperands
+    : Pass<"tritongpu-optimize-dot-operands", "mlir::ModuleOp"> {
+  let summary = "fold transposes of wgmma operands into shared-memory views";
+  let description = [{
+    Canonicalizes the module, then rewrites until nothing changes: a
+    `ttg.local_alloc` of a 2-D `tt.trans` (order [1, 0]) in a
+    `#ttg.nvmma_shared` layout whose only user is a `ttng.warp_group_dot`
+    stores the transpose's source instead, in the same layout with
+    `transposed` flipped, and the dot reads a `ttg.memdesc_trans` view of
+    it: wgmma reads either major-ness from shared memory, so the
+    transpose costs nothing there, and the store keeps the source's
+    contiguous rows (a tensor-descriptor load's buffer can then serve as
+    the operand directly). `ttg.convert_layout` is canonicalized along.
+
+    Of Triton 3.6's pass this is the wgmma transpose fold; its mma v2
+    rewrite (a transposed dot operand staged through a swizzled buffer
+    read back transposed) and the folds of reshapes into
+    `ttg.memdesc_reshape` views are not done yet.
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::triton::nvidia_gpu::TritonNvidiaGPUDialect"];
+}
+
 def TritonGPUAssignLatencies
     : Pass<"tritongpu-assign-latencies", "mlir::ModuleOp"> {
   let summary = "mark the loads a software-pipelined loop should issue early";
