@@ -1,8 +1,13 @@
 // Scalar math ops the NVPTX back end has no instruction or libcall for.
 // exp, exp2, log, log2, sin and cos on f32 (and f16/bf16, computed in f32)
-// use PTX's approximate instructions, as Triton does: ex2.approx.f32 and
+// use PTX's approximate instructions, as Triton does: ex2.approx and
 // lg2.approx.f32 have a maximum relative error of 2^-22.5 (exp and log add
-// one rounding of the scaling by log2(e) / ln(2)); sin.approx.f32 and
+// one rounding of the scaling by log2(e) / ln(2)). exp and exp2 flush
+// subnormals (ex2.approx.ftz.f32, what Triton's libdevice call becomes with
+// its ftz reflection): a result below 2^-126 is 0, at most 2^-126 from the
+// exact one, and the instruction is a single MUFU.EX2 where the non-ftz form
+// rescales around it (softmax and attention run one per element);
+// sin.approx.f32 and
 // cos.approx.f32 have an absolute error of at most 2^-20.5 on [-pi, pi]
 // (PTX ISA, "Floating point instructions"). The other transcendental ops
 // (and those on f64) call libdevice's __nv_* functions (f32: __nv_erff, f64:
@@ -11,6 +16,7 @@
 // instead of reaching instruction selection (where LLVM aborts).
 #include "tgpu/Conversion/TritonGPUToLLVM/Patterns.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -75,6 +81,28 @@ struct ApproxLowering : public ConvertOpToLLVMPattern<MathOp> {
 
   std::string instr;
   double scaleIn, scaleOut;
+};
+
+// arith.divf on f32: PTX's div.full.f32 (at most 2 ulp from the quotient
+// over the whole range), what Triton lowers `/` to; tt.precise_divf keeps
+// the IEEE-rounded div.rn. LLVM's fdiv would select div.rn, a dozen
+// instructions around a reciprocal where div.full is three.
+struct DivFLowering : public ConvertOpToLLVMPattern<arith::DivFOp> {
+  DivFLowering(TritonGPUToLLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<arith::DivFOp>(converter, /*benefit=*/10) {}
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure(); // tensors are split into scalars first; f64: div.rn
+    auto call = LLVM::CallIntrinsicOp::create(
+        rewriter, op.getLoc(), rewriter.getF32Type(),
+        rewriter.getStringAttr("llvm.nvvm.div.full"),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()});
+    rewriter.replaceOp(op, call.getResult(0));
+    return success();
+  }
 };
 
 bool isApproxOp(Operation *op) {
@@ -192,10 +220,11 @@ bool nvptxSelects(Operation *op) {
 void mlir::tgpu::populateMathOpToLLVMPatterns(
     TritonGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   constexpr double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
-  patterns.add<ApproxLowering<math::ExpOp>>(converter, "ex2.approx.f32", log2e,
-                                            1.0);
-  patterns.add<ApproxLowering<math::Exp2Op>>(converter, "ex2.approx.f32", 1.0,
-                                             1.0);
+  patterns.add<DivFLowering>(converter);
+  patterns.add<ApproxLowering<math::ExpOp>>(converter, "ex2.approx.ftz.f32",
+                                            log2e, 1.0);
+  patterns.add<ApproxLowering<math::Exp2Op>>(converter, "ex2.approx.ftz.f32",
+                                             1.0, 1.0);
   patterns.add<ApproxLowering<math::LogOp>>(converter, "lg2.approx.f32", 1.0,
                                             ln2);
   patterns.add<ApproxLowering<math::Log2Op>>(converter, "lg2.approx.f32", 1.0,

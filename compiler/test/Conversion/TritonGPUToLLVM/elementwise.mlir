@@ -196,16 +196,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[X0:.*]] = llvm.extractvalue %arg0[0]
 // CHECK: %[[L2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK: %[[SX:.*]] = llvm.fmul %[[X0]], %[[L2E]] : f32
-// CHECK: %[[E:.*]] = llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f" %[[SX]] : (f32) -> f32
-// CHECK: llvm.inline_asm "ex2.approx.f32 $0, $1;"
+// CHECK: %[[E:.*]] = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[SX]] : (f32) -> f32
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
 // CHECK: %[[LG:.*]] = llvm.inline_asm "lg2.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
 // CHECK: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
 // CHECK: llvm.fmul %[[LG]], %[[LN2]] : f32
 // CHECK: llvm.inline_asm "lg2.approx.f32 $0, $1;"
 // CHECK: %[[Z0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
 // CHECK-NEXT: %[[Z1:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
-// CHECK-NEXT: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f" %[[Z0]]
-// CHECK-NEXT: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f" %[[Z1]]
+// CHECK-NEXT: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[Z0]]
+// CHECK-NEXT: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[Z1]]
 // CHECK: %[[W0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
 // CHECK-NEXT: %[[W1:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
 // CHECK-NEXT: llvm.inline_asm "lg2.approx.f32 $0, $1;", "=f,f" %[[W0]]
@@ -214,7 +214,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-COUNT-2: llvm.inline_asm "cos.approx.f32 $0, $1;", "=f,f"
 // CHECK: %[[HX:.*]] = llvm.fpext %{{.*}} : f16 to f32
 // CHECK: %[[HS:.*]] = llvm.fmul %[[HX]], %{{.*}} : f32
-// CHECK: %[[HE:.*]] = llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f" %[[HS]]
+// CHECK: %[[HE:.*]] = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[HS]]
 // CHECK: llvm.fptrunc %[[HE]] : f32 to f16
 // CHECK-COUNT-2: llvm.call @__nv_exp(%{{.*}}) {{.*}} : (f64) -> f64
 // CHECK-NOT: approx

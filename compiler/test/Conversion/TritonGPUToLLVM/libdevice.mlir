@@ -57,8 +57,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @math
 // CHECK: %[[E0:.*]] = llvm.call @__nv_erff(%{{.*}}) {{.*}}: (f32) -> f32
 // CHECK: %[[E1:.*]] = llvm.call @__nv_erff(%{{.*}}) {{.*}}: (f32) -> f32
-// CHECK: llvm.inline_asm "ex2.approx.f32 $0, $1;"
-// CHECK: llvm.inline_asm "ex2.approx.f32 $0, $1;"
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
 // CHECK: llvm.call @__nv_exp(%arg1) {{.*}}: (f64) -> f64
 // CHECK: llvm.call @__nv_cos(%arg1) {{.*}}: (f64) -> f64
 // CHECK: llvm.call @__nv_pow(%arg1, %arg1) {{.*}}: (f64, f64) -> f64
