@@ -233,3 +233,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf16, #b2>, tensor<256xf64, #b2>
   }
 }
+
+// -----
+
+// Division: f32 arith.divf is div.full.f32 (llvm.nvvm.div.full, Triton's
+// `/`), tt.precise_divf the IEEE-rounded fdiv (div.rn), f64 arith.divf
+// fdiv too.
+// CHECK-LABEL: llvm.func @divide
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK-COUNT-2: llvm.fdiv %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-2: llvm.fdiv %{{.*}}, %{{.*}} : f64
+// CHECK-NOT: div.full
+// CHECK: llvm.return
+#b2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @divide(%x: tensor<256xf32, #b2>, %y: tensor<256xf32, #b2>, %d: tensor<256xf64, #b2>) -> (tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf64, #b2>) {
+    %0 = arith.divf %x, %y : tensor<256xf32, #b2>
+    %1 = tt.precise_divf %x, %y : tensor<256xf32, #b2>
+    %2 = arith.divf %d, %d : tensor<256xf64, #b2>
+    tt.return %0, %1, %2 : tensor<256xf32, #b2>, tensor<256xf32, #b2>, tensor<256xf64, #b2>
+  }
+}
