@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """On the GPU machine: times tgpu's and Triton 3.6's compilations of the same
-descriptor kernel TTIR (tutorial 09's matmul_kernel_tma, tutorial 06's
-_attn_fwd), both launched the same way: cubins loaded with the driver API,
+descriptor kernel TTIR (tutorial 09's matmul_kernel_tma (--kind mm), its
+persistent forms matmul_kernel_tma_persistent (mm-persistent, host
+descriptors) and matmul_kernel_descriptor_persistent (mm-device, descriptors
+made in the kernel), tutorial 06's _attn_fwd (attn)), both launched the same
+way: cubins loaded with the driver API,
 CUtensorMaps encoded with cuTensorMapEncodeTiled from each image's own box
 and swizzle, cuLaunchKernel timed with CUDA events around --iters launches
 after warm-ups. Prints one markdown row per size.
 
-usage: bench_descriptors.py --kind mm|attn --ttir K.ttir --ptx TGPU.ptx --metadata TGPU.json
+usage: bench_descriptors.py --kind mm|mm-persistent|mm-device|attn --ttir K.ttir --ptx TGPU.ptx --metadata TGPU.json
                      --num-warps W --num-stages S [--sizes ...] [--iters N]
+                     [--head-dim D] [--causal] [--num-sms N]
 """
 import argparse, ctypes, json, os, subprocess, sys, tempfile
 import torch, triton
@@ -106,6 +110,8 @@ def main():
     ap.add_argument("--sizes", default="")
     ap.add_argument("--head-dim", type=int, default=64)
     ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--num-sms", type=int, default=132)
+    ap.add_argument("--causal", action="store_true")
     a = ap.parse_args()
     torch.zeros(1, device="cuda")
     md = json.load(open(a.metadata))
@@ -124,14 +130,21 @@ def main():
     print("| size | tgpu ms | Triton ms | tgpu TFLOP/s | Triton TFLOP/s | tgpu / Triton speed |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for size in [int(x) for x in a.sizes.split(",")]:
-        if a.kind == "mm":
+        if a.kind.startswith("mm"):
             M = N = K = size
             A = torch.randn(M, K, device="cuda", dtype=torch.float16)
             B = torch.randn(N, K, device="cuda", dtype=torch.float16)
             C = torch.empty(M, N, device="cuda", dtype=torch.float16)
-            args = [("desc", A)] + desc_scalars(A) + [("desc", B)] + desc_scalars(B) + [("desc", C)] + desc_scalars(C) + \
-                   [("i32", M), ("i32", N), ("i32", K)]
-            grid = (triton.cdiv(M, 128) * triton.cdiv(N, 128), 1, 1)
+            if a.kind == "mm-device":
+                args = [("ptr", A), ("ptr", B), ("ptr", C)]
+            else:
+                args = [("desc", A)] + desc_scalars(A) + [("desc", B)] + desc_scalars(B) + [("desc", C)] + \
+                       desc_scalars(C)
+            args += [("i32", M), ("i32", N), ("i32", K)]
+            tiles = triton.cdiv(M, 128) * triton.cdiv(N, 128)
+            # The persistent kernels loop over tiles with a stride of their
+            # NUM_SMS (132 in the tutorial's TTIR: the H100 SXM's SM count).
+            grid = (tiles if a.kind == "mm" else min(a.num_sms, tiles), 1, 1)
             flops = 2.0 * M * N * K
             label = "%d³" % size
         else:
@@ -145,8 +158,9 @@ def main():
                 args += [("desc", t)] + desc_scalars(t)
             args += [("i32", size)]
             grid = (triton.cdiv(size, 128), Z * H, 1)
-            flops = 4.0 * Z * H * size * size * D
-            label = "Z=%d H=%d N=%d D=%d" % (Z, H, size, D)
+            # A causal kernel computes the blocks on and below the diagonal.
+            flops = 4.0 * Z * H * size * size * D * (0.5 if a.causal else 1.0)
+            label = "Z=%d H=%d N=%d D=%d%s" % (Z, H, size, D, " causal" if a.causal else "")
         t1 = tgpu.time(args, grid, a.iters)
         t2 = trit.time(args, grid, a.iters)
         print("| %s | %.3f | %.3f | %.0f | %.0f | %.2f× |" % (label, t1, t2, flops / t1 / 1e9, flops / t2 / 1e9, t2 / t1))
