@@ -96,8 +96,9 @@ LogicalResult lowerStore(Operation *op, TypedValue<RankedTensorType> src,
   return success();
 }
 
-// CUDA's CUtensorMapDataType for a descriptor's elements, as Triton picks
-// it (signless integers count as unsigned).
+// The element-type code PTX's tensormap.replace takes for a descriptor's
+// elements, as Triton picks it (signless integers count as unsigned). It is
+// CUDA's CUtensorMapDataType except that f64 is 9 and bf16 10 (CUDA: 8, 9).
 std::optional<int32_t> tensorMapElemType(Type elem) {
   if (elem.isBF16())
     return 10;
