@@ -126,9 +126,8 @@ FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
       enc = chooseDotOperandSharedEncoding(dotOp, src, type.getShape(),
                                            type.getElementType());
     } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(user)) {
-      if (!llvm::all_of(alloc->getUsers(), [](Operation *u) {
-            return isa<ttg::LocalLoadOp, ttng::WarpGroupDotOp>(u);
-          }))
+      // Read only, directly or through views (a transposed wgmma operand).
+      if (!mlir::tgpu::allocCanTakeBuffer(alloc, alloc.getType().getEncoding()))
         return failure();
       enc = alloc.getType().getEncoding();
     } else {
@@ -146,16 +145,28 @@ FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
 
 // The dim order (fastest first) of a ring read back into a load's own
 // layout: a blocked layout's order, or for a slice of one (an index vector
-// taken from a 2-D tile, say) the parent's order without the sliced dim.
-// Single-CTA layouts only (the ring's shared layout has no CGA bases).
-std::optional<SmallVector<unsigned>> ringOrder(Attribute encoding) {
+// taken from a 2-D tile, say) the parent's order without the sliced dim;
+// for other layouts (a row of an mma tile), the last dim fastest. The ring
+// is unswizzled and read back into the load's layout, so the order only
+// decides how well the copies vectorise. Single-CTA blocked layouts only
+// (the ring's shared layout has no CGA bases).
+std::optional<SmallVector<unsigned>> ringOrder(Attribute encoding,
+                                               unsigned rank) {
   if (auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(encoding)) {
     if (!blocked.getCgaBases().empty())
       return std::nullopt;
     return SmallVector<unsigned>(blocked.getOrder());
   }
+  if (!isa<ttg::SliceEncodingAttr>(encoding)) {
+    if (!encoding || !ttg::isDistributedEncoding(encoding))
+      return std::nullopt;
+    SmallVector<unsigned> order;
+    for (unsigned d = rank; d-- > 0;)
+      order.push_back(d);
+    return order;
+  }
   if (auto slice = dyn_cast<ttg::SliceEncodingAttr>(encoding)) {
-    auto parent = ringOrder(slice.getParent());
+    auto parent = ringOrder(slice.getParent(), rank + 1);
     if (!parent)
       return std::nullopt;
     SmallVector<unsigned> order;
@@ -178,7 +189,7 @@ FailureOr<RingPlan> planRing(tt::LoadOp load) {
   // load's value is first needed. The copy writes each thread's contiguous
   // elements as they come (no swizzle: nothing reads the slot in another
   // layout), in the load layout's order as Triton does.
-  auto order = ringOrder(type.getEncoding());
+  auto order = ringOrder(type.getEncoding(), type.getRank());
   if (!order)
     return failure();
   RingPlan plan{load, nullptr, {}, /*toRegisters=*/true};
@@ -397,10 +408,12 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
                                              view, wait.getResult());
         setSchedule(read, userSchedule);
         cvt.replaceAllUsesWith(read.getResult());
+        user->erase();
       } else {
-        user->getResult(0).replaceAllUsesWith(view.getResult());
+        IRRewriter rewriter(user->getContext());
+        mlir::tgpu::replaceAllocWithBuffer(
+            rewriter, cast<ttg::LocalAllocOp>(user), view.getResult());
       }
-      user->erase();
     }
     plan.load->erase();
   }

@@ -719,3 +719,52 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// cp.async rings for a wgmma operand read through a transposed view of its
+// local_alloc (what tritongpu-optimize-dot-operands leaves for a tl.trans),
+// and for a row vector in a slice of the mma layout that stays in
+// registers (no blocked order to follow: the last dim is fastest). The
+// view becomes a view of the slot, mutable like it. The wgmma's result is
+// rescaled before it goes back, so it stays synchronous: two slots.
+// PIPE-LABEL: tt.func public @transposed_view_and_mma_slice
+// PIPE-DAG: ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #shared, #smem, mutable>
+// PIPE-DAG: ttg.local_alloc : () -> !ttg.memdesc<2x64xf32, #shared1, #smem, mutable>
+// PIPE: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, {{.*}}, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>, !ttg.memdesc<64xf32, #shared1, #smem, mutable>,
+// PIPE: %[[T:.*]] = ttg.memdesc_trans %arg{{[0-9]+}} {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared2, #smem, mutable>
+// PIPE: ttng.warp_group_dot %{{.*}}, %[[T]]
+// PIPE: ttg.local_load %arg{{[0-9]+}} token %{{.*}} : !ttg.memdesc<64xf32, #shared1, #smem, mutable> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sa = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#sbt = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @transposed_view_and_mma_slice(%a: !ttg.memdesc<64x64xf16, #sa, #smem>, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %off: tensor<64x64xi32, #blocked> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<[64, 16]> : tensor<2xi32>}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #blocked>
+    %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %bp0 = tt.addptr %bs, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %rng = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %ms = tt.splat %m : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #mma}>>
+    %mp0 = tt.addptr %ms, %rng : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #mma}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %c64 = arith.constant dense<64> : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %res:3 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %bp = %bp0, %mp = %mp0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #mma}>>) : i32 {
+      %y = tt.load %bp : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #sa, #smem>
+      %yt = ttg.memdesc_trans %ys {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #sa, #smem> -> !ttg.memdesc<64x64xf16, #sbt, #smem>
+      %d = ttng.warp_group_dot %a, %yt, %acc {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #sa, #smem> * !ttg.memdesc<64x64xf16, #sbt, #smem> -> tensor<64x64xf32, #mma>
+      %mv = tt.load %mp : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #mma}>>
+      %mx = tt.expand_dims %mv {axis = 0 : i32} : tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xf32, #mma>
+      %mb = tt.broadcast %mx : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+      %e = arith.addf %d, %mb : tensor<64x64xf32, #mma>
+      %bpn = tt.addptr %bp, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %mpn = tt.addptr %mp, %c64 : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #mma}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+      scf.yield %e, %bpn, %mpn : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #mma}>>
+    } {tt.num_stages = 3 : i32}
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
