@@ -131,6 +131,44 @@ def ttir_params(ttir):
     return params
 
 
+# CUDA's CUtensorMapDataType for torch's dtypes (8-bit floats travel as
+# bytes).
+CU_TENSOR_MAP_DATA_TYPE = {
+    "torch.uint8": 0, "torch.int8": 0, "torch.float8_e4m3fn": 0, "torch.float8_e5m2": 0,
+    "torch.int16": 1, "torch.int32": 3, "torch.int64": 5, "torch.float16": 6,
+    "torch.float32": 7, "torch.float64": 8, "torch.bfloat16": 9,
+}
+
+
+def is_descriptor(v):
+    """A host tensor descriptor (triton.tools.tensor_descriptor.TensorDescriptor)."""
+    return all(hasattr(v, a) for a in ("base", "shape", "strides", "block_shape"))
+
+
+def expand_descriptors(params, named):
+    """The runtime value of each TTIR parameter: Triton passes a host tensor
+    descriptor argument as the descriptor and then its shape (i32 each) and
+    strides (i64 each), 2·rank parameters named after it with suffixes."""
+    values, types, i = [], [], 0
+    while i < len(params):
+        pname, ty = params[i]
+        if pname not in named:
+            raise KeyError(pname)
+        v = named[pname]
+        values.append(v)
+        types.append(ty)
+        i += 1
+        if ty.startswith("!tt.tensordesc") and is_descriptor(v):
+            rank = len(v.shape)
+            for extent in list(v.shape) + list(v.strides):
+                if i >= len(params):
+                    break
+                values.append(int(extent))
+                types.append(params[i][1])
+                i += 1
+    return values, types
+
+
 def sha_of(text):
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
@@ -237,6 +275,7 @@ class Hook:
                 json.dump(self.rows, f, indent=1)
 
     def check(self, name, named, grid_of, triton, ttir, key):
+        import ctypes
         import torch
         extra = list(_extra_tensors)
         _extra_tensors.clear()
@@ -261,26 +300,37 @@ class Hook:
         if params is None:
             self.row(key, name, "ARGS", "no public tt.func in the TTIR")
             return triton()
-        missing = [n for n, _ in params if n not in named]
-        if missing:
-            self.row(key, name, "ARGS", "TTIR parameters %s are not arguments of %s"
-                     % (", ".join(missing), name))
+        try:
+            runtime, types = expand_descriptors(params, named)
+        except KeyError as e:
+            self.row(key, name, "ARGS", "TTIR parameter %s is not an argument of %s"
+                     % (e.args[0], name))
             return triton()
-        runtime = [named[n] for n, _ in params]
-        types = [t for _, t in params]
         g = [int(x) for x in (tuple(grid_of()) + (1, 1))[:3]]
+        with open(stem + ".json") as f:
+            md = json.load(f)
 
         extra += pointed_to(runtime)
         tensors, seen_ptrs = [], set()
         for v in runtime + extra:
+            if is_descriptor(v):
+                v = v.base
             if isinstance(v, torch.Tensor) and v.data_ptr() not in seen_ptrs:
                 seen_ptrs.add(v.data_ptr())
                 tensors.append(v)
         try:
-            holders = self.pack(runtime, types)
-        except (TypeError, ValueError) as e:
+            holders = self.pack(runtime, types, md)
+        except (TypeError, ValueError, RuntimeError) as e:
             self.row(key, name, "ARGS", str(e), g)
             return triton()
+        # A kernel that makes descriptors gets its grid's global scratch
+        # as one more parameter (tgpu's metadata says how much a program).
+        scratch = None
+        per_program = int(md.get("global_scratch_bytes", 0) or 0)
+        if per_program:
+            scratch = torch.zeros(per_program * g[0] * g[1] * g[2], dtype=torch.uint8,
+                                  device="cuda")
+            holders.append(ctypes.c_uint64(scratch.data_ptr()))
 
         torch.cuda.synchronize()
         before = [t.clone() for t in tensors]
@@ -303,12 +353,20 @@ class Hook:
         self.row(key, name, status, "; ".join(detail), g)
         return result
 
-    def pack(self, values, types):
+    def pack(self, values, types, md):
         import ctypes
         import struct
         import torch
         holders = []
+        tma = [a["tma"] for a in md.get("arguments", []) if "tma" in a]
         for v, ty in zip(values, types):
+            if ty.startswith("!tt.tensordesc"):
+                if not is_descriptor(v):
+                    raise TypeError("cannot pass %s as %s" % (type(v).__name__, ty))
+                if not tma:
+                    raise ValueError("tgpu's metadata has no TMA encoding for %s" % ty)
+                holders.append(self.tensor_map(v, tma.pop(0)))
+                continue
             if ty.startswith("!tt.ptr"):
                 if isinstance(v, torch.Tensor):
                     addr = v.data_ptr()
@@ -337,9 +395,31 @@ class Hook:
             holders.append(ctypes.create_string_buffer(raw, len(raw)))
         return holders
 
-    def launch_tgpu(self, stem, holders, grid):
+    def tensor_map(self, desc, enc):
+        """A CUtensorMap over a TensorDescriptor's tensor with tgpu's box and
+        swizzle for it (--metadata's "tma")."""
         import ctypes
-        import torch
+        self.ensure_cuda()
+        t = desc.base
+        rank = len(desc.shape)
+        dtype = CU_TENSOR_MAP_DATA_TYPE.get(str(t.dtype))
+        if dtype is None:
+            raise TypeError("no CUtensorMap element type for %s" % t.dtype)
+        size = t.element_size()
+        m = (ctypes.c_uint8 * 128)()
+        dims = (ctypes.c_uint64 * rank)(*[int(x) for x in reversed(desc.shape)])
+        strides = (ctypes.c_uint64 * max(rank - 1, 1))(
+            *[int(x) * size for x in reversed(list(desc.strides)[:-1])] or [0])
+        box = (ctypes.c_uint32 * rank)(*[int(x) for x in reversed(enc["box"])])
+        ones = (ctypes.c_uint32 * rank)(*([1] * rank))
+        swizzle = {0: 0, 32: 1, 64: 2, 128: 3}[int(enc["swizzle_bytes"])]
+        nan_fill = 1 if getattr(desc, "padding", "zero") == "nan" else 0
+        self.cuda.check(self.cuda.lib.cuTensorMapEncodeTiled(
+            m, dtype, rank, ctypes.c_void_p(t.data_ptr()), dims, strides, box, ones,
+            0, swizzle, 2, nan_fill), "cuTensorMapEncodeTiled")
+        return m
+
+    def ensure_cuda(self):
         if self.cuda is None:
             sys.path.insert(0, HERE)
             from run_ptx import Cuda
@@ -350,6 +430,11 @@ class Hook:
                         raise RuntimeError("%s failed with CUDA error %d" % (what, rc))
 
             self.cuda = RaisingCuda()
+
+    def launch_tgpu(self, stem, holders, grid):
+        import ctypes
+        import torch
+        self.ensure_cuda()
         with open(stem + ".json") as f:
             md = json.load(f)
         if stem not in self.modules:
@@ -507,9 +592,12 @@ def compile_all(opts):
                     [opts.ptxas, "-arch=" + opts.device_arch, stem + ".ptx", "-o",
                      stem + ".cubin"]]
         else:
+            # The launch's num_stages too: the pipeline depth decides the
+            # rings' shared memory, which the largest tiles need at Triton's.
             cmds = [[opts.tgpu_compile, os.path.join(opts.folder, entry["ttir"]),
                      "--num-warps", str(entry["num_warps"]), "--arch", opts.arch,
-                     "--emit", "cubin", "-o", stem + ".cubin", "--metadata", stem + ".json"]]
+                     "--emit", "cubin", "-o", stem + ".cubin", "--metadata", stem + ".json"]
+                    + (["--num-stages", str(entry["num_stages"])] if entry.get("num_stages") else [])]
         rc, err = 0, ""
         for cmd in cmds:
             try:
