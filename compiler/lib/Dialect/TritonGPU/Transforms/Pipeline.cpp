@@ -892,6 +892,24 @@ private:
       tmaRings = std::move(*copied);
       rings.append(tmaRings->buffers);
     }
+    // Every other wgmma of the loop is issued asynchronously too and
+    // waited for right after ({pendings = 0}): Triton's "effectively
+    // synchronous" form, the same instructions as a synchronous one.
+    DenseMap<Operation *, ttng::WarpGroupDotWaitOp> immediateWaits;
+    for (auto dot : llvm::to_vector(body->getOps<ttng::WarpGroupDotOp>())) {
+      if (llvm::any_of(asyncDots,
+                       [&](const AsyncDot &a) { return a.dot == dot; }))
+        continue;
+      OpBuilder b(dot);
+      b.setInsertionPointAfter(dot);
+      dot.setIsAsync(true);
+      Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
+      auto wait = ttng::WarpGroupDotWaitOp::create(
+          b, dot.getLoc(), ValueRange(operands).getTypes(), operands, 0u);
+      dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+      setSchedule(wait, getSchedule(dot));
+      immediateWaits[dot] = wait;
+    }
     for (const AsyncDot &async : asyncDots) {
       ttng::WarpGroupDotOp dot = async.dot;
       OpBuilder b(dot);
@@ -906,7 +924,8 @@ private:
         continue;
       }
       // The previous iteration's result: wait for it before its first
-      // reader, or right after the first wgmma issued before that.
+      // reader, or with the first wgmma issued before that (its wait then
+      // also hands the result on, as Triton's does).
       Value carried = loop.getRegionIterArg(async.result);
       Operation *at = nullptr;
       for (Operation *user : carried.getUsers()) {
@@ -915,11 +934,30 @@ private:
             (!at || inBody->isBeforeInBlock(at)))
           at = inBody;
       }
+      ttng::WarpGroupDotWaitOp joined;
       for (auto other : body->getOps<ttng::WarpGroupDotOp>())
         if (other->isBeforeInBlock(at)) {
           at = other->getNextNode();
+          joined = immediateWaits.lookup(other);
           break;
         }
+      if (joined) {
+        SmallVector<Value> operands(joined.getOperands());
+        operands.push_back(carried);
+        b.setInsertionPoint(joined);
+        auto wait = ttng::WarpGroupDotWaitOp::create(
+            b, joined.getLoc(), ValueRange(operands).getTypes(), operands, 0u);
+        for (auto [old, now] :
+             llvm::zip(joined.getResults(), wait.getResults()))
+          old.replaceAllUsesWith(now);
+        carried.replaceAllUsesExcept(wait.getResults().back(), wait);
+        setSchedule(wait, getSchedule(joined));
+        for (auto &[dotOp, w] : immediateWaits)
+          if (w == joined)
+            w = wait;
+        joined.erase();
+        continue;
+      }
       b.setInsertionPoint(at);
       auto wait = ttng::WarpGroupDotWaitOp::create(b, dot.getLoc(),
                                                    TypeRange{carried.getType()},

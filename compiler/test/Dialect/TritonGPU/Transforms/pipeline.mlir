@@ -670,15 +670,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // first needed by different wgmmas, so each has its own ring of barriers,
 // waited for right before its wgmma. The second wgmma runs asynchronously:
 // the next iteration waits for it (pendings = 0) once its first wgmma is
-// issued, before the rescale reads it; with it in flight, the rings have
-// two slots at two stages.
+// issued, before the rescale reads it, in the wait that first wgmma gets
+// right after it (every other wgmma of a pipelined loop is issued async and
+// waited for at once, as Triton writes it); with the second in flight, the
+// rings have two slots at two stages.
 // PIPE-LABEL: tt.func public @attention_like
 // PIPE-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #shared1, #smem, mutable>
 // PIPE: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[ISSUE:[^ ]*]] = %{{.*}}, %[[READ:[^ ]*]] = %{{.*}}, %[[PHASE:[^ ]*]] = %{{.*}})
 // PIPE: ttng.wait_barrier %{{.*}}, %[[PHASE]]
-// PIPE: %[[QK:.*]] = ttng.warp_group_dot %{{.*}} {inputPrecision = 0 : i32} :
-// PIPE-NEXT: %[[PREV:.*]] = ttng.warp_group_dot_wait %[[ACC]] {pendings = 0 : i32}
-// PIPE: arith.mulf %[[PREV]]
+// PIPE: %[[QK:.*]] = ttng.warp_group_dot {{.*}}isAsync = true
+// PIPE-NEXT: %[[W:.*]]:4 = ttng.warp_group_dot_wait %[[QK]], %{{.*}}, %{{.*}}, %[[ACC]] {pendings = 0 : i32}
+// PIPE: arith.mulf %[[W]]#3
 // PIPE: ttng.wait_barrier %{{.*}}, %[[PHASE]]
 // PIPE: ttng.warp_group_dot {{.*}}isAsync = true
 // PIPE-NOT: ttng.warp_group_dot_wait
