@@ -157,7 +157,10 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
     or right after its first wgmma if that comes earlier. Its other shared
     operand must be a ring slot or come from outside the loop. The rings
     then have L + 1 slots, since a wgmma may read its slot into the next
-    iteration.
+    iteration. Every other wgmma of the loop is issued asynchronously and
+    waited for right after it ({pendings = 0}, Triton's form of a
+    synchronous one); a rescaled accumulator's wait joins that of the
+    first wgmma before its reader.
 
     Then MLIR's scf::pipelineForLoop writes the prologue (the first L
     iterations' copies) and the kernel, where stage-0 ops run L iterations
