@@ -425,6 +425,8 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
 struct TmaRingPlan {
   tt::DescriptorLoadOp load;
   Attribute encoding;
+  // The first op of the body that reads the copied data (firstReader).
+  Operation *reader = nullptr;
 };
 
 // The rings of a loop's TMA copies, and the mbarrier rings they complete
@@ -469,6 +471,16 @@ Operation *firstReader(Block *body, TmaRingPlan plan) {
   return first;
 }
 
+// `apply` on a view of each of the `slots` mbarriers of `barriers`.
+void forEachBarrier(OpBuilder &b, Location loc, Value barriers, int slots,
+                    function_ref<void(Value)> apply) {
+  auto barrierType = mlir::tgpu::getBarrierType(b.getContext());
+  for (int i = 0; i < slots; ++i) {
+    Value index = arith::ConstantIntOp::create(b, loc, i, 32);
+    apply(ttg::MemDescIndexOp::create(b, loc, barrierType, barriers, index));
+  }
+}
+
 // Rewrites the scheduled descriptor loads of `loop` (the loop still the
 // original one) into TMA copies. Loads whose data the same op needs first
 // share a ring of mbarriers: where the first of them was, the slot's
@@ -489,15 +501,8 @@ FailureOr<TmaRings> lowerTmaLoads(scf::ForOp loop, const SlotCounters &counters,
   auto barrierType = mlir::tgpu::getBarrierType(ctx);
   // The groups, by the op that first needs their data, in body order.
   llvm::MapVector<Operation *, SmallVector<TmaRingPlan>> groups;
-  for (TmaRingPlan plan : plans) {
-    Operation *reader = firstReader(body, plan);
-    if (!reader)
-      return plan.load.emitOpError("is scheduled early but nothing reads it");
-    if (getSchedule(reader).stage <= getSchedule(plan.load).stage)
-      return reader->emitOpError("reads a descriptor load of stage ")
-             << getSchedule(plan.load).stage << " in the same stage";
-    groups[reader].push_back(plan);
-  }
+  for (TmaRingPlan plan : plans)
+    groups[plan.reader].push_back(plan);
   for (auto &[reader, group] : groups) {
     // The barriers, initialised for one arrival (the expect) each.
     rewriter.setInsertionPoint(loop);
@@ -505,12 +510,9 @@ FailureOr<TmaRings> lowerTmaLoads(scf::ForOp loop, const SlotCounters &counters,
         rewriter, loopLoc, mlir::tgpu::getBarrierType(ctx, slots), Value(),
         IntegerAttr());
     rings.barriers.push_back(barriers);
-    for (int i = 0; i < slots; ++i) {
-      Value index = arith::ConstantIntOp::create(rewriter, loopLoc, i, 32);
-      Value barrier = ttg::MemDescIndexOp::create(rewriter, loopLoc,
-                                                  barrierType, barriers, index);
+    forEachBarrier(rewriter, loopLoc, barriers, slots, [&](Value barrier) {
       ttng::InitBarrierOp::create(rewriter, loopLoc, barrier, 1);
-    }
+    });
     int64_t bytes = 0;
     for (TmaRingPlan plan : group)
       bytes += mlir::tgpu::getTmaCopyBytes(
@@ -600,6 +602,21 @@ FailureOr<TmaRings> lowerTmaLoads(scf::ForOp loop, const SlotCounters &counters,
     }
   }
   return rings;
+}
+
+// A ttng.warp_group_dot_wait right after `dot` leaving `pendings` wgmma
+// groups in flight; it hands on the result (whose later uses take it) and
+// the operands, which stay in use until it.
+ttng::WarpGroupDotWaitOp waitAfter(ttng::WarpGroupDotOp dot,
+                                   unsigned pendings) {
+  OpBuilder b(dot);
+  b.setInsertionPointAfter(dot);
+  Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
+  auto wait = ttng::WarpGroupDotWaitOp::create(
+      b, dot.getLoc(), ValueRange(operands).getTypes(), operands, pendings);
+  dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+  setSchedule(wait, getSchedule(dot));
+  return wait;
 }
 
 // Whether scf::pipelineForLoop can carry out the schedule (it checks
@@ -851,7 +868,7 @@ private:
     if (!tmaPlans.empty()) {
       stages.push_back(getSchedule(tmaPlans.front().load).stage);
       Operation *first = nullptr;
-      for (TmaRingPlan plan : tmaPlans) {
+      for (TmaRingPlan &plan : tmaPlans) {
         for (Operation *user : plan.load->getUsers()) {
           Operation *inBody = bodyAncestor(body, user);
           if (!inBody)
@@ -863,6 +880,10 @@ private:
         if (!reader)
           return plan.load.emitOpError(
               "is scheduled early but nothing reads it");
+        if (getSchedule(reader).stage <= getSchedule(plan.load).stage)
+          return reader->emitOpError("reads a descriptor load of stage ")
+                 << getSchedule(plan.load).stage << " in the same stage";
+        plan.reader = reader;
         if (!first || reader->isBeforeInBlock(first))
           first = reader;
       }
@@ -900,27 +921,15 @@ private:
       if (llvm::any_of(asyncDots,
                        [&](const AsyncDot &a) { return a.dot == dot; }))
         continue;
-      OpBuilder b(dot);
-      b.setInsertionPointAfter(dot);
       dot.setIsAsync(true);
-      Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
-      auto wait = ttng::WarpGroupDotWaitOp::create(
-          b, dot.getLoc(), ValueRange(operands).getTypes(), operands, 0u);
-      dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
-      setSchedule(wait, getSchedule(dot));
-      immediateWaits[dot] = wait;
+      immediateWaits[dot] = waitAfter(dot, 0);
     }
     for (const AsyncDot &async : asyncDots) {
       ttng::WarpGroupDotOp dot = async.dot;
       OpBuilder b(dot);
       dot.setIsAsync(true);
       if (async.chained) {
-        b.setInsertionPointAfter(dot);
-        Value operands[] = {dot.getResult(), dot.getA(), dot.getB()};
-        auto wait = ttng::WarpGroupDotWaitOp::create(
-            b, dot.getLoc(), ValueRange(operands).getTypes(), operands, 1u);
-        dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
-        setSchedule(wait, getSchedule(dot));
+        waitAfter(dot, 1);
         continue;
       }
       // The previous iteration's result: wait for it before its first
@@ -1007,14 +1016,10 @@ private:
     // The copies of the iterations past the end were masked off: the
     // barriers have no phase in flight.
     if (tmaRings) {
-      auto barrierType = mlir::tgpu::getBarrierType(loop.getContext());
       for (Value barriers : tmaRings->barriers) {
-        for (int i = 0; i < slots; ++i) {
-          Value index = arith::ConstantIntOp::create(rewriter, loc, i, 32);
-          Value barrier = ttg::MemDescIndexOp::create(
-              rewriter, loc, barrierType, barriers, index);
+        forEachBarrier(rewriter, loc, barriers, slots, [&](Value barrier) {
           ttng::InvalBarrierOp::create(rewriter, loc, barrier);
-        }
+        });
         ttg::LocalDeallocOp::create(rewriter, loc, barriers);
       }
     }
