@@ -1,6 +1,7 @@
 #include "tgpu/Dialect/TritonGPU/Transforms/LayoutUtils.h"
 
 #include "tgpu/Dialect/TritonGPU/IR/AttrConversion.h"
+#include "tgpu/Layout/WarpShuffle.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -87,6 +88,73 @@ bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst) {
   }
   std::vector<std::string> outs = rest.getOutDimNames();
   return outs.empty() || (outs.size() == 1 && outs[0] == "register");
+}
+
+bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
+  if (convertOnlyPermutesRegisters(src, dst))
+    return false;
+  std::optional<LinearLayout> ls =
+      getLinearLayout(src.getShape(), src.getEncoding());
+  std::optional<LinearLayout> ld =
+      getLinearLayout(dst.getShape(), dst.getEncoding());
+  if (!ls || !ld)
+    return true;
+  return !::tgpu::layout::planWarpShuffle(*ls, *ld).has_value();
+}
+
+std::optional<SmallVector<unsigned>> getOrderForMemory(Attribute encoding,
+                                                       unsigned rank) {
+  if (auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encoding)) {
+    if (!blocked.getCgaBases().empty())
+      return std::nullopt;
+    return SmallVector<unsigned>(blocked.getOrder());
+  }
+  if (auto slice = dyn_cast_or_null<ttg::SliceEncodingAttr>(encoding)) {
+    auto parent = getOrderForMemory(slice.getParent(), rank + 1);
+    if (!parent)
+      return std::nullopt;
+    SmallVector<unsigned> order;
+    for (unsigned d : *parent)
+      if (d != slice.getDim())
+        order.push_back(d > slice.getDim() ? d - 1 : d);
+    return order;
+  }
+  if (!encoding || !ttg::isDistributedEncoding(encoding))
+    return std::nullopt;
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  return order;
+}
+
+Attribute getDotOperandSharedEncoding(ttg::DotOperandEncodingAttr dotOp,
+                                      ArrayRef<int64_t> shape,
+                                      ArrayRef<unsigned> order, Type elemType,
+                                      ArrayRef<int32_t> cgaBases) {
+  MLIRContext *ctx = dotOp.getContext();
+  int rank = shape.size();
+  auto unswizzled = [&] {
+    return ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, order, cgaBases);
+  };
+  if (!isa<ttg::NvidiaMmaEncodingAttr>(dotOp.getParent()) || rank < 2 ||
+      dotOp.getKWidth() == 0 || order.size() != shape.size() ||
+      !elemType.isIntOrFloat())
+    return unswizzled();
+  int64_t bits = std::max<int64_t>(elemType.getIntOrFloatBitWidth(), 1);
+  // 1024 bits: one 128-byte line, what 32 banks serve at once.
+  int64_t inner = std::max<int64_t>(shape[order[0]], 1);
+  int64_t perPhase = std::max<int64_t>(1024 / (bits * inner), 1);
+  // One mma.sync tile is 8 rows (M or N) by 4 * kWidth elements of K: the
+  // side along the fastest dim is the vector, the other one the rows a
+  // phase cycle has to separate.
+  int64_t vec = 4 * dotOp.getKWidth(), rows = 8;
+  int kDim = dotOp.getOpIdx() == 0 ? rank - 1 : rank - 2;
+  if (int(order[0]) != kDim)
+    std::swap(vec, rows);
+  int64_t maxPhase = std::max<int64_t>(std::min(rows, 1024 / (vec * bits)), 1);
+  maxPhase = std::max<int64_t>(maxPhase / perPhase, 1);
+  return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase,
+                                              order, cgaBases);
 }
 
 bool isExpensiveMemoryAccess(Operation *op) {

@@ -18,6 +18,7 @@
 
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
+#include "tgpu/Dialect/TritonGPU/Transforms/LayoutUtils.h"
 #include "tgpu/Dialect/TritonGPU/Transforms/Pipelining.h"
 #include "tgpu/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.h"
 
@@ -66,38 +67,6 @@ void setSchedule(Operation *op, Schedule s) {
   op->setAttr(mlir::tgpu::kLoopClusterAttr, b.getI32IntegerAttr(s.cluster));
 }
 
-// The shared layout a dot operand is staged in: Triton's choice for mma v2
-// operands (so that a pipelined kernel reads like Triton's), which keeps a
-// source thread's 16-byte vector whole (cp.async moves it at once) and
-// spreads the rows of one mma tile over distinct 16-byte bank groups. `vec`
-// elements run along the source's fastest dim; rows sharing a 128-byte line
-// (perPhase) share a swizzle phase; maxPhase covers the 8 rows (or 16-byte
-// K chunks) of one mma tile. Dot operands of other parents: unswizzled.
-Attribute chooseDotOperandSharedEncoding(ttg::DotOperandEncodingAttr dotOp,
-                                         ttg::BlockedEncodingAttr src,
-                                         ArrayRef<int64_t> shape,
-                                         Type elemType) {
-  MLIRContext *ctx = dotOp.getContext();
-  SmallVector<unsigned> order(src.getOrder());
-  auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dotOp.getParent());
-  int rank = shape.size();
-  if (!mma || mma.getVersionMajor() != 2 || rank != 2 || dotOp.getKWidth() == 0)
-    return ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, order,
-                                                src.getCgaBases());
-  int64_t elemBytes =
-      std::max<int64_t>(elemType.getIntOrFloatBitWidth() / 8, 1);
-  int64_t rowBytes = shape[order[0]] * elemBytes;
-  unsigned perPhase = std::max<int64_t>(128 / rowBytes, 1);
-  // One mma tile: 8 rows (M or N) by 16 bytes of K.
-  unsigned tileRows = 8, tileK = 16 / elemBytes;
-  bool kFastest = (dotOp.getOpIdx() == 0) == (order[0] == unsigned(rank - 1));
-  unsigned vec = kFastest ? tileK : tileRows;
-  unsigned stride = kFastest ? tileRows : tileK;
-  unsigned maxPhase = std::max<unsigned>(stride / perPhase, 1);
-  return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase,
-                                              order, src.getCgaBases());
-}
-
 // What one pipelined load turns into.
 struct RingPlan {
   tt::LoadOp load;
@@ -123,8 +92,9 @@ FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
       auto src = dyn_cast<ttg::BlockedEncodingAttr>(type.getEncoding());
       if (!dotOp || !src)
         return failure();
-      enc = chooseDotOperandSharedEncoding(dotOp, src, type.getShape(),
-                                           type.getElementType());
+      enc = mlir::tgpu::getDotOperandSharedEncoding(
+          dotOp, type.getShape(), src.getOrder(), type.getElementType(),
+          src.getCgaBases());
     } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(user)) {
       // Read only, directly or through views (a transposed wgmma operand).
       if (!mlir::tgpu::allocCanTakeBuffer(alloc, alloc.getType().getEncoding()))
@@ -143,41 +113,6 @@ FailureOr<RingPlan> planDotOperandRing(tt::LoadOp load, RankedTensorType type) {
   return plan;
 }
 
-// The dim order (fastest first) of a ring read back into a load's own
-// layout: a blocked layout's order, or for a slice of one (an index vector
-// taken from a 2-D tile, say) the parent's order without the sliced dim;
-// for other layouts (a row of an mma tile), the last dim fastest. The ring
-// is unswizzled and read back into the load's layout, so the order only
-// decides how well the copies vectorise. Single-CTA blocked layouts only
-// (the ring's shared layout has no CGA bases).
-std::optional<SmallVector<unsigned>> ringOrder(Attribute encoding,
-                                               unsigned rank) {
-  if (auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(encoding)) {
-    if (!blocked.getCgaBases().empty())
-      return std::nullopt;
-    return SmallVector<unsigned>(blocked.getOrder());
-  }
-  if (!isa<ttg::SliceEncodingAttr>(encoding)) {
-    if (!encoding || !ttg::isDistributedEncoding(encoding))
-      return std::nullopt;
-    SmallVector<unsigned> order;
-    for (unsigned d = rank; d-- > 0;)
-      order.push_back(d);
-    return order;
-  }
-  if (auto slice = dyn_cast<ttg::SliceEncodingAttr>(encoding)) {
-    auto parent = ringOrder(slice.getParent(), rank + 1);
-    if (!parent)
-      return std::nullopt;
-    SmallVector<unsigned> order;
-    for (unsigned d : *parent)
-      if (d != slice.getDim())
-        order.push_back(d > slice.getDim() ? d - 1 : d);
-    return order;
-  }
-  return std::nullopt;
-}
-
 FailureOr<RingPlan> planRing(tt::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || !isa<RankedTensorType>(load.getPtr().getType()) ||
@@ -189,7 +124,8 @@ FailureOr<RingPlan> planRing(tt::LoadOp load) {
   // load's value is first needed. The copy writes each thread's contiguous
   // elements as they come (no swizzle: nothing reads the slot in another
   // layout), in the load layout's order as Triton does.
-  auto order = ringOrder(type.getEncoding(), type.getRank());
+  auto order =
+      mlir::tgpu::getOrderForMemory(type.getEncoding(), type.getRank());
   if (!order)
     return failure();
   RingPlan plan{load, nullptr, {}, /*toRegisters=*/true};

@@ -39,6 +39,32 @@ bool catNeedsExchange(triton::CatOp cat, Attribute target);
 // Converting `src` into `dst` only permutes each thread's registers.
 bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst);
 
+// Converting `src` into `dst` goes through shared memory: it is neither a
+// permutation of each thread's registers nor a warp shuffle, the two forms
+// the convert_layout lowering does in registers.
+bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst);
+
+// The dim order (fastest first) in which a tensor of `rank` dims in
+// `encoding` is written to shared memory: a blocked layout's own order, a
+// slice's parent order without the sliced dim, the last dim fastest for
+// other distributed layouts. Nothing for layouts split among CTAs or not
+// distributed.
+std::optional<SmallVector<unsigned>> getOrderForMemory(Attribute encoding,
+                                                       unsigned rank);
+
+// The swizzled shared layout an operand of `dotOp` (a tensor of `shape` and
+// `elemType` written in `order`) is staged in, as Triton 3.6 chooses it for
+// #ttg.nvidia_mma parents, so that a staged kernel reads like Triton's:
+// `vec` elements run along the fastest dim (one mma's K extent, 4 * kWidth,
+// when that dim is K; the 8 rows of an mma tile otherwise), rows sharing a
+// 128-byte line share a phase (perPhase), and the phases cover the other
+// side of the tile or the 128 bytes of a line, whichever is smaller.
+// Unswizzled for other parents, kWidth 0 or rank < 2.
+Attribute getDotOperandSharedEncoding(triton::gpu::DotOperandEncodingAttr dotOp,
+                                      ArrayRef<int64_t> shape,
+                                      ArrayRef<unsigned> order, Type elemType,
+                                      ArrayRef<int32_t> cgaBases);
+
 // A global load/store whose layout matters: block pointers, and tensors with
 // at least one element per thread of the CTA.
 bool isExpensiveMemoryAccess(Operation *op);

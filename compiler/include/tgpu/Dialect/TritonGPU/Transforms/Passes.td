@@ -200,4 +200,58 @@ def TritonGPUPrefetch : Pass<"tritongpu-prefetch", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def TritonGPUCombineTensorSelectAndIf
+    : Pass<"tritongpu-combine-tensor-select-and-if", "mlir::ModuleOp"> {
+  let summary = "turn tensor selects on an scf.if's condition into results of the if";
+  let description = [{
+    Inside either branch of an `scf.if` on `%c`, `arith.select %c, %a, %b`
+    is `%a` (then) or `%b` (else): such uses are rewritten first. Then a
+    select of a tensor whose condition is also the condition of a later
+    `scf.if` in the same block, where that if comes before every remaining
+    user of the select, becomes a new result of the first such if: the then
+    branch yields `%a`, the else branch (made if missing) `%b`. A thread
+    then computes only the branch it takes instead of both operands of a
+    select. Selects of scalars are left: they are cheap to predicate.
+    Triton 3.6's pass of the same name.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
+def TritonGPUReorderInstructions
+    : Pass<"tritongpu-reorder-instructions", "mlir::ModuleOp"> {
+  let summary = "move ops to lower register and shared-memory pressure";
+  let description = [{
+    Triton 3.6's reordering, in its order:
+    1. a `ttg.convert_layout` moves after the `ttg.local_dealloc`s between it
+       and its first user in its block (its scratch may reuse what they free);
+    2. a `ttg.local_load`, or a conversion into a dot operand layout, with a
+       single user in another loop nest moves right before that user, so its
+       registers are live only there (a local_load of a mutable buffer only
+       when nothing in the loops it enters writes memory);
+    3. a `ttg.local_alloc` of a tensor moves right after the op that makes the
+       tensor (not a constant or splat), so the tensor's registers die early;
+    4. `tt.trans` and `ttg.memdesc_trans` move right after their source's op;
+    5. the local_load of a `tt.dot`'s B operand moves after that of its A
+       operand when nothing between them writes memory, so the loads come
+       in operand order (the order the mma instructions consume them).
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
+def TritonGPUReduceDataDuplication
+    : Pass<"tritongpu-reduce-data-duplication", "mlir::ModuleOp"> {
+  let summary = "stage conversions into dot operand layouts through explicit shared buffers";
+  let description = [{
+    A `ttg.convert_layout` from a distributed layout into a `#ttg.dot_op`
+    layout that has to go through shared memory (it is neither a register
+    permutation nor a warp shuffle) becomes a `ttg.local_alloc` of the
+    source in the swizzled layout Triton stages that operand in, and a
+    `ttg.local_load` into the dot operand layout. Dot operand layouts hold
+    elements more than once across threads; with the buffer explicit, CSE
+    and the other passes can share one staged copy among its readers.
+    Triton 3.6's pass of the same name.
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
+}
+
 #endif
