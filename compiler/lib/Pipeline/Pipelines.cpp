@@ -42,11 +42,13 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createTritonGPURemoveLayoutConversions());
   // Triton's accelerate-matmul and a second remove-layout-conversions,
   // optimize-dot-operands, the descriptors' shared layouts, then
-  // loop-aware CSE, canonicalize, triton-licm, canonicalize; the software
-  // pipeliner, canonicalize, loop-aware CSE, prefetch and
-  // optimize-dot-operands again, the TMA lowering of descriptor loads and
-  // stores, then loop-aware CSE and a last remove-layout-conversions end
-  // the stage.
+  // loop-aware CSE, canonicalize, triton-licm, canonicalize,
+  // combine-tensor-select-and-if; the software pipeliner, canonicalize,
+  // loop-aware CSE, prefetch and optimize-dot-operands again, the TMA
+  // lowering of descriptor loads and stores, a last
+  // remove-layout-conversions, reduce-data-duplication,
+  // reorder-instructions, loop-aware CSE, symbol-dce, the async-proxy
+  // fences, and SCCP, CSE and canonicalize end the stage.
   if (options.tensorCores) {
     pm.addPass(createTritonGPUAccelerateMatmul());
     pm.addPass(createTritonGPURemoveLayoutConversions());
@@ -57,6 +59,7 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTritonLoopInvariantCodeMotion());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTritonGPUCombineTensorSelectAndIf());
   // At any num-stages: a loop's own tt.num_stages overrides the option.
   TritonGPUAssignLatenciesOptions latencies;
   latencies.numStages = options.numStages;
@@ -71,9 +74,15 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
     pm.addPass(createTritonGPUPrefetch());
   pm.addPass(createTritonGPUOptimizeDotOperands());
   pm.addPass(createTritonNvidiaGPUTMALowering());
-  pm.addPass(createTritonLoopAwareCSE());
   pm.addPass(createTritonGPURemoveLayoutConversions());
+  pm.addPass(createTritonGPUReduceDataDuplication());
+  pm.addPass(createTritonGPUReorderInstructions());
+  pm.addPass(createTritonLoopAwareCSE());
+  pm.addPass(createSymbolDCEPass());
   pm.addPass(createTritonNvidiaGPUFenceInsertion());
+  pm.addPass(createSCCPPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
 }
 
 void mlir::tgpu::buildTtgirToLlvmPipeline(OpPassManager &pm) {
@@ -112,9 +121,13 @@ void mlir::tgpu::registerPipelines() {
       "tritongpu-coalesce, tritongpu-remove-layout-conversions, "
       "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
       "with tensor-cores=true], triton-nvidia-optimize-descriptor-encoding, "
-      "cleanups, [tritongpu-assign-latencies, "
+      "cleanups, tritongpu-combine-tensor-select-and-if, "
+      "[tritongpu-assign-latencies, "
       "tritongpu-schedule-loops, tritongpu-pipeline, canonicalize, "
       "triton-loop-aware-cse, tritongpu-prefetch (prefetch=false: not) with "
-      "num-stages > 1], triton-nvidia-tma-lowering, cleanups",
+      "num-stages > 1], triton-nvidia-tma-lowering, "
+      "tritongpu-remove-layout-conversions, "
+      "tritongpu-reduce-data-duplication, tritongpu-reorder-instructions, "
+      "cleanups, triton-nvidia-gpu-fence-insertion, sccp, cse, canonicalize",
       buildTtirToTtgirPipeline);
 }

@@ -661,6 +661,18 @@ public:
     for (scf::ForOp loop : loops)
       if (failed(pipeline(loop)))
         return signalPassFailure();
+    // In the loops left as they were (pipelined ones have no synchronous
+    // wgmma left), each wgmma is issued asynchronously and waited for right
+    // after ({pendings = 0}), as Triton 3.6's pipeliner leaves them at any
+    // num_stages: the same instructions as a synchronous wgmma.
+    module.walk([&](scf::ForOp loop) {
+      for (auto dot :
+           llvm::to_vector(loop.getBody()->getOps<ttng::WarpGroupDotOp>()))
+        if (!dot.getIsAsync()) {
+          dot.setIsAsync(true);
+          waitAfter(dot, 0);
+        }
+    });
     // The schedule is spent (pipelineForLoop copies it onto the clones).
     module.walk([](Operation *op) {
       op->removeAttr(mlir::tgpu::kLoopStageAttr);

@@ -171,8 +171,10 @@ def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
     attributes are removed.
 
     A loop whose stage count, its own `tt.num_stages` or else `num-stages`,
-    is 1 or less is not pipelined, even if scheduled (Triton's pass makes
-    the same test before it runs a loop's wgmma asynchronously).
+    is 1 or less is not pipelined, even if scheduled. In every loop left
+    unpipelined, each wgmma of the body is issued asynchronously and waited
+    for right after it ({pendings = 0}), as Triton 3.6's pass leaves them at
+    any num_stages (its dumps at num_stages = 1 show it).
   }];
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
