@@ -17,7 +17,14 @@ order (make_ttgir's, then make_llir's up to the LLVM conversion).
 A compilation Triton refuses gets a .error file with its message instead.
 Machine paths in locations are cut to the file name.
 
-usage: dump_pipeline.py OUT_DIR FILE.ttir[:NUM_WARPS]...
+With --every-pass, each compilation instead keeps every module of the run:
+<kernel>.w<warps>.<target>.s<N>/NNN.<pass>.ttgir is the module pass NNN received (so
+the next file is that pass's output), and .../final.ttgir
+what make_ttgir returned; ci/triton_pass_agreement.py runs tgpu's passes on
+those inputs. --targets and --stages pick other targets and num_stages.
+
+usage: dump_pipeline.py [--every-pass] [--targets cuda:90,...] [--stages 3,...]
+                        OUT_DIR FILE.ttir[:NUM_WARPS[:NUM_STAGES]]...
 """
 import os
 import re
@@ -69,12 +76,22 @@ def after(passes, name):
     return None
 
 
-def run(path, warps, out_dir):
+def write_every_pass(stem, passes, final):
+    os.makedirs(stem, exist_ok=True)
+    for i, (name, text) in enumerate(passes):
+        with open(os.path.join(stem, f"{i:03d}.{name}.ttgir"), "w") as f:
+            f.write(strip_paths(text))
+    with open(os.path.join(stem, "final.ttgir"), "w") as f:
+        f.write(strip_paths(final))
+
+
+def run(path, warps, out_dir, targets=TARGETS, stage_counts=STAGES, every_pass=False):
     kernel = os.path.basename(path).rsplit(".", 1)[0]
-    for target in TARGETS:
+    for target in targets:
         order = None
-        for stages in STAGES:
-            stem = os.path.join(out_dir, f"{kernel}.{target.replace(':', '')}.s{stages}")
+        for stages in stage_counts:
+            warps_part = f".w{warps}" if every_pass else ""
+            stem = os.path.join(out_dir, f"{kernel}{warps_part}.{target.replace(':', '')}.s{stages}")
             with tempfile.TemporaryDirectory() as cache:
                 env = dict(os.environ, MLIR_ENABLE_DUMP="1", TRITON_ALWAYS_COMPILE="1",
                            TRITON_CACHE_DIR=cache)
@@ -92,6 +109,10 @@ def run(path, warps, out_dir):
                     f.write("no make_ttgir IR dumps found; stderr began:\n" + strip_paths(child.stderr[:4000]))
                 continue
             order = order or [name for name, _ in passes]
+            if every_pass:
+                write_every_pass(stem, passes, child.stdout)
+                print("done", kernel, target, stages, len(passes), "passes", flush=True)
+                continue
             outputs = {
                 "pre-pipeline": next((text for name, text in passes if name == "tritongpu-assign-latencies"), None),
                 "pipeline": after(passes, "tritongpu-pipeline"),
@@ -113,11 +134,23 @@ def main():
     if sys.argv[1] == "--one":
         compile_one(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
         return
-    out_dir = sys.argv[1]
+    args = sys.argv[1:]
+    every_pass = "--every-pass" in args
+    args = [a for a in args if a != "--every-pass"]
+    targets, stage_counts = TARGETS, STAGES
+    while args and args[0] in ("--targets", "--stages"):
+        flag, value, args = args[0], args[1], args[2:]
+        if flag == "--targets":
+            targets = tuple(value.split(","))
+        else:
+            stage_counts = tuple(int(v) for v in value.split(","))
+    out_dir = args[0]
     os.makedirs(out_dir, exist_ok=True)
-    for arg in sys.argv[2:]:
-        path, _, warps = arg.partition(":")
-        run(path, int(warps or 4), out_dir)
+    for arg in args[1:]:
+        path, _, rest = arg.partition(":")
+        warps, _, stages = rest.partition(":")
+        run(path, int(warps or 4), out_dir, targets,
+            (int(stages),) if stages else stage_counts, every_pass)
 
 
 if __name__ == "__main__":
