@@ -54,6 +54,52 @@ SmallVector<unsigned> getDistinctBasesPerDim(RankedTensorType type,
   return perDim;
 }
 
+// The dim a basis moves along; -1 for a broadcast (zero) basis.
+static int basisDim(const LinearLayout::Basis &basis) {
+  for (size_t d = 0; d < basis.size(); ++d)
+    if (basis[d] != 0)
+      return int(d);
+  return -1;
+}
+
+SmallVector<int64_t> getElemsPerThreadPerDim(RankedTensorType type) {
+  std::optional<LinearLayout> ll =
+      getLinearLayout(type.getShape(), type.getEncoding());
+  if (!ll || !ll->hasInDim("register") || ll->getNumOutDims() != type.getRank())
+    return {};
+  SmallVector<int64_t> perDim(type.getRank(), 1);
+  int last = 0;
+  for (int i = 0; i < ll->getInDimSizeLog2("register"); ++i) {
+    int d = basisDim(ll->getBasis("register", i));
+    if (d >= 0)
+      last = d;
+    perDim[last] *= 2;
+  }
+  return perDim;
+}
+
+SmallVector<unsigned> getInDimOrder(RankedTensorType type, StringRef inDim,
+                                    ArrayRef<unsigned> rest) {
+  std::optional<LinearLayout> ll =
+      getLinearLayout(type.getShape(), type.getEncoding());
+  unsigned rank = type.getRank();
+  if (!ll || ll->getNumOutDims() != int(rank) || rest.size() != rank)
+    return {};
+  SmallVector<unsigned> order;
+  if (ll->hasInDim(inDim))
+    for (int i = 0; i < ll->getInDimSizeLog2(inDim); ++i) {
+      int d = basisDim(ll->getBasis(inDim, i));
+      if (d >= 0 && !llvm::is_contained(order, unsigned(d)))
+        order.push_back(unsigned(d));
+    }
+  for (unsigned d : rest)
+    if (d < rank && !llvm::is_contained(order, d))
+      order.push_back(d);
+  if (order.size() != rank)
+    return {};
+  return order;
+}
+
 bool catNeedsExchange(tt::CatOp cat, Attribute target) {
   auto type = cast<RankedTensorType>(cat.getType());
   return getTotalElemsPerThread(type.getShape(), target) <

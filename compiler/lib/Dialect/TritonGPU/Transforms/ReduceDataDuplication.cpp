@@ -25,7 +25,9 @@ struct ReduceDataDuplicationPass
       auto dstType = cast<RankedTensorType>(cvt.getType());
       auto dotOp =
           dyn_cast_or_null<ttg::DotOperandEncodingAttr>(dstType.getEncoding());
+      // Shared memory holds integers and floats (not pointers).
       if (!dotOp || !srcType.getEncoding() ||
+          !srcType.getElementType().isIntOrFloat() ||
           !ttg::isDistributedEncoding(srcType.getEncoding()) ||
           !mlir::tgpu::convertNeedsSharedMemory(srcType, dstType))
         return;

@@ -32,6 +32,20 @@ int64_t getTotalElemsPerThread(ArrayRef<int64_t> shape, Attribute encoding);
 SmallVector<unsigned> getDistinctBasesPerDim(RankedTensorType type,
                                              StringRef inDim);
 
+// Per dim of `type`, the elements one thread holds along it: 2^(register
+// bases moving along the dim), a broadcast register basis counting for the
+// dim of the basis before it (the first dim when it leads), as Triton counts
+// them. Empty when the layout is unknown.
+SmallVector<int64_t> getElemsPerThreadPerDim(RankedTensorType type);
+
+// The dims of `type` in the order in which the bases of `inDim` ("register",
+// "lane", "warp") first move along them, followed by the dims they never
+// move along in `rest` order (a permutation of all dims). Triton's
+// register / thread / warp orders: registers with rest [rank-1, ..., 0],
+// lanes and warps with rest = the register order. Empty when unknown.
+SmallVector<unsigned> getInDimOrder(RankedTensorType type, StringRef inDim,
+                                    ArrayRef<unsigned> rest);
+
 // Concatenating into `target` gives a thread fewer registers than the cat's
 // current layout does (so data has to move between threads anyway).
 bool catNeedsExchange(triton::CatOp cat, Attribute target);

@@ -202,6 +202,36 @@ def TritonGPUPrefetch : Pass<"tritongpu-prefetch", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def TritonGPUOptimizeThreadLocality
+    : Pass<"tritongpu-optimize-thread-locality", "mlir::ModuleOp"> {
+  let summary = "keep reductions, the reshapes feeding them, and gathers within threads or warps";
+  let description = [{
+    Triton 3.6's pass of the same name, in its order:
+    1. (greedily, with folding) a `tt.reshape allow_reorder` whose reduce
+       users share one axis gets Triton's default blocked layout with one
+       element per thread and that axis slowest, when the data does not
+       already lie within threads along it and the reshape stays a view of
+       the registers: the result is marked `efficient_layout` and converted
+       back. A `tt.gather` of rank >= 2 not yet `efficient_layout` gets a
+       blocked layout with the gathered axis within each warp (lanes, then
+       registers), the other dims taking the leftover lanes and the warps in
+       the source's lane and warp orders; operands and result are converted.
+    2. In an scf.for, `acc = acc (+) tt.reduce(tt.load ..., last axis)` with
+       (+) addf, mulf, maximumf, maxnumf, minimumf or minnumf (the reduce's
+       only op, and the update the same op), the accumulator initialised by
+       a constant and the load in a blocked layout with e > 1 elements per
+       thread along the axis: the load is viewed as [..., n / e, e] with the
+       e elements in each thread, reduced along the new dim within threads
+       into a new iter_arg starting from the identity (+0.0, 1.0, -inf,
+       +inf), and after the loop that is reduced along the axis, converted
+       back and combined with the old initial value. Floating-point results
+       change by reassociation. The old reduce and update are left dead and
+       the old iter_arg passes through (canonicalize removes them).
+  }];
+  let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect",
+                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def TritonGPUCombineTensorSelectAndIf
     : Pass<"tritongpu-combine-tensor-select-and-if", "mlir::ModuleOp"> {
   let summary = "turn tensor selects on an scf.if's condition into results of the if";
