@@ -12,8 +12,7 @@ difference. Correctness is the campaign's business (the same kernels run
 against the CPU reference there). tgpu's PTX goes through ptxas for sm_90.
 Triton's variants: sm_90 at the kernel's num_stages (wgmma, pipelined: what
 Triton runs on an H100), sm_80 at the same stages (mma.sync, cp.async
-pipelining) and sm_80 with one stage (mma.sync, no pipelining: the
-instructions and schedule class of tgpu's --tensor-cores path).
+pipelining) and sm_80 with one stage (mma.sync, no pipelining).
 
 usage: bench_matmul.py --ptx TGPU.ptx --metadata TGPU.json --ttir KERNEL.ttir
                        --block-m BM --block-n BN --num-stages S
@@ -107,7 +106,7 @@ def main():
     p.add_argument("--iters", type=int, default=50)
     p.add_argument("--sm90-only", action="store_true",
                    help="time only Triton's sm_90 compilation (what it runs on an H100)")
-    p.add_argument("--label", default="tgpu --tensor-cores (mma.sync, no pipelining)",
+    p.add_argument("--label", default="tgpu",
                    help="the name of tgpu's row (e.g. for a PTX made without --tensor-cores)")
     opts = p.parse_args()
 
