@@ -141,7 +141,8 @@ Val ProgramGen::clampFloat(const Val &v, double lo, double hi) {
   return r;
 }
 
-// Keeps a float's bound at most 2^14 by an exact power-of-two scale.
+// Keeps a float's bound at most boundLimit (2^14; 128 for f16) by an exact
+// power-of-two scale.
 Val ProgramGen::rescale(Val v) {
   double limit = boundLimit(v.type.elem);
   if (v.bound <= limit)

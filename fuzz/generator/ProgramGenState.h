@@ -109,7 +109,10 @@ inline double epsOf(Elem e) {
   }
 }
 // Largest magnitude a value of `e` may reach before rescale() brings it down.
-inline double boundLimit(Elem e) { return e == Elem::F16 ? 256 : 16384; }
+// For f16, products of two such values plus one (mulf, math.fma) must stay
+// below its largest finite value, 65504: 128 * 128 + 128 does (256 * 256
+// overflowed to inf, and an inf reaching fptosi is undefined).
+inline double boundLimit(Elem e) { return e == Elem::F16 ? 128 : 16384; }
 
 using Shape = std::vector<int64_t>;
 

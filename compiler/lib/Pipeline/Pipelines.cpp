@@ -40,6 +40,7 @@ void mlir::tgpu::buildTtirToTtgirPipeline(OpPassManager &pm,
   pm.addPass(createConvertTritonToTritonGPU(convert));
   pm.addPass(createTritonGPUCoalesce());
   pm.addPass(createTritonGPURemoveLayoutConversions());
+  pm.addPass(createTritonGPUOptimizeThreadLocality());
   // Triton's accelerate-matmul and a second remove-layout-conversions,
   // optimize-dot-operands, the descriptors' shared layouts, then
   // loop-aware CSE, canonicalize, triton-licm, canonicalize,
@@ -119,6 +120,7 @@ void mlir::tgpu::registerPipelines() {
       "tgpu-ttir-to-ttgir",
       "TTIR to optimised TTGIR: convert-triton-to-tritongpu, "
       "tritongpu-coalesce, tritongpu-remove-layout-conversions, "
+      "tritongpu-optimize-thread-locality, "
       "[tritongpu-accelerate-matmul, tritongpu-remove-layout-conversions "
       "with tensor-cores=true], triton-nvidia-optimize-descriptor-encoding, "
       "cleanups, tritongpu-combine-tensor-select-and-if, "
