@@ -30,6 +30,12 @@ static const char *combineOp(Elem e, unsigned kind) {
 }
 
 void ProgramGen::genReduce() {
+  // One time in six a running reduction over loaded tiles in a loop.
+  int64_t maxNumel = int64_t(1) << pol.maxLog2Numel;
+  if (maxNumel >= 128 && src.chance(1, 6)) {
+    genReduceLoop(maxNumel);
+    return;
+  }
   Val *pa = pick([](const Val &v) { return !v.type.shape.empty(); });
   if (!pa) {
     genLoad();
@@ -281,6 +287,112 @@ Val ProgramGen::tileOffsets(int64_t rows, int64_t cols, int64_t rowStride) {
   return off;
 }
 
+// Pointers to a tile of this program's part of `buffer` (perProgram
+// elements a program): base + pid * perProgram + offsets.
+Val ProgramGen::programTilePointers(unsigned buffer, int64_t perProgram,
+                                    const Val &offsets, const VType &ptrType) {
+  VType scalarPtr{ptrType.elem, {}, true}, i32{Elem::I32, {}};
+  Val per = constInt(perProgram, i32);
+  Val start =
+      emitValue("arith.muli " + pid.name + ", " + per.name + " : i32", i32);
+  Val base = emitValue("tt.addptr " + args[buffer].name + ", " + start.name +
+                           " : " + typeStr(scalarPtr) + ", i32",
+                       scalarPtr);
+  Val sp = emitValue("tt.splat " + base.name + " : " + typeStr(scalarPtr) +
+                         " -> " + typeStr(ptrType),
+                     ptrType);
+  return emitValue("tt.addptr " + sp.name + ", " + offsets.name + " : " +
+                       typeStr(ptrType) + ", " + typeStr(offsets.type),
+                   ptrType);
+}
+
+// A running reduction, Triton's `acc = acc (+) tl.sum(tl.load(p), 1)` over
+// `trips` row-major f32 tiles of a buffer of its own: the reduce of each
+// loaded tile feeds the loop-carried value directly, the shape
+// tritongpu-optimize-thread-locality keeps within threads until after the
+// loop. The update is the reduce's own combine, or for sums one time in
+// four a subtraction (acc - sum: what Triton 3.6's pass turned into
+// acc + sum, docs/FINDINGS.md finding 25).
+void ProgramGen::genReduceLoop(int64_t maxNumel) {
+  int64_t rows = int64_t(4) << src.below(4), cols = int64_t(32) << src.below(3);
+  while (rows * cols > maxNumel && cols > 32)
+    cols /= 2;
+  while (rows * cols > maxNumel && rows > 1)
+    rows /= 2;
+  if (rows * cols > maxNumel) {
+    genFloatArith();
+    return;
+  }
+  int64_t trips = int64_t(src.range(1, std::max(2u, pol.maxTripCount)));
+  Elem e = Elem::F32;
+  VType tile{e, {rows, cols}}, ptrs{e, {rows, cols}, true}, rt{e, {rows}};
+  VType i32{Elem::I32, {}};
+  unsigned buffer = dotOperandBuffer(e, rows * cols * trips);
+  Val p0 = programTilePointers(buffer, rows * cols * trips,
+                               tileOffsets(rows, cols, cols), ptrs);
+  Val step = constInt(rows * cols, VType{Elem::I32, {rows, cols}});
+  static const char *combines[] = {
+      "arith.maxnumf", "arith.minnumf", "arith.maximumf", "arith.minimumf",
+      "arith.addf",    "arith.addf",    "arith.mulf"};
+  // Sums and products come out of a reassociating compiler rounded
+  // differently; without gpuSafe the program may feed them to compares and
+  // float->int casts, so only maxima and minima (exact in any order).
+  std::string op = combines[pol.gpuSafe ? src.below(7) : src.below(4)];
+  bool isSum = op == "arith.addf", isProduct = op == "arith.mulf";
+  std::string update = isSum && src.chance(1, 4) ? "arith.subf" : op;
+  // Products of up to `cols` factors of [-1, 1] stay within 1; a start of
+  // 1 or 0.5 keeps them so.
+  double start =
+      isProduct ? (src.coin() ? 1.0 : 0.5) : double(int(src.below(5)) - 2) / 2;
+  Val acc0 = constFloat(start, rt);
+  Val lb = constInt(0, i32), ub = constInt(trips, i32), one = constInt(1, i32);
+  std::string res = fresh(), iv = fresh("i"), accArg = fresh("acc"),
+              pArg = fresh("p");
+  std::string types = typeStr(rt) + ", " + typeStr(ptrs);
+  line(res + ":2 = scf.for " + iv + " = " + lb.name + " to " + ub.name +
+       " step " + one.name + " iter_args(" + accArg + " = " + acc0.name + ", " +
+       pArg + " = " + p0.name + ") -> (" + types + ") : i32 {");
+  ++indent;
+  Val x = emitValue("tt.load " + pArg + " : " + typeStr(ptrs), tile);
+  std::string r = fresh(), ca = fresh("a"), cb = fresh("b"), c = fresh();
+  line(r + " = \"tt.reduce\"(" + x.name + ") <{axis = 1 : i32}> ({");
+  ++indent;
+  body += std::string(2 * (indent - 1), ' ') + "^bb0(" + ca + ": f32, " + cb +
+          ": f32):\n";
+  line(c + " = " + op + " " + ca + ", " + cb + " : f32");
+  line("tt.reduce.return " + c + " : f32");
+  --indent;
+  line("}) : (" + typeStr(tile) + ") -> " + typeStr(rt));
+  Val next =
+      emitValue(update + " " + accArg + ", " + r + " : " + typeStr(rt), rt);
+  Val p = emitValue("tt.addptr " + pArg + ", " + step.name + " : " +
+                        typeStr(ptrs) + ", " + typeStr(step.type),
+                    ptrs);
+  line("scf.yield " + next.name + ", " + p.name + " : " + types);
+  --indent;
+  line("}");
+  // Loaded values are within [-1, 1]. A sum (or difference) runs over
+  // trips * cols of them plus the start, in an order each compiler picks
+  // (the reassociating pass splits it across threads and iterations): in
+  // any order at most N - 1 roundings, each within eps of the sum of the
+  // magnitudes, N eps (sum of |x|).
+  Val result;
+  result.name = res + "#0";
+  result.type = rt;
+  double terms = double(trips * cols);
+  if (isSum) {
+    result.bound = std::fabs(start) + terms;
+    result.err = (terms + 1) * epsOf(e) * result.bound;
+  } else if (isProduct) {
+    result.bound = std::fabs(start);
+    result.err = (terms + 1) * 2 * epsOf(e);
+  } else {
+    result.bound = std::max(std::fabs(start), 1.0);
+    result.err = 0;
+  }
+  add(rescale(result));
+}
+
 // The K loop of a matmul, Triton's shape: acc += A[:, t] * B[t, :] over
 // `trips` tiles t, each tile loaded in the loop through loop-carried
 // pointer tensors that advance a tile an iteration, from buffers of their
@@ -305,27 +417,12 @@ void ProgramGen::genDotLoop(int64_t maxNumel) {
   int64_t kTotal = k * trips;
   VType at{in, {m, k}}, bt{in, {k, n}}, ct{acc, {m, n}};
   VType aPtr{in, {m, k}, true}, bPtr{in, {k, n}, true};
-  VType scalarPtr{in, {}, true}, i32{Elem::I32, {}};
-  // Each program's own A and B: base + pid * (elements a program).
-  auto tilePointers = [&](unsigned buffer, int64_t perProgram,
-                          const Val &offsets, const VType &ptrType) {
-    Val per = constInt(perProgram, i32);
-    Val start =
-        emitValue("arith.muli " + pid.name + ", " + per.name + " : i32", i32);
-    Val base = emitValue("tt.addptr " + args[buffer].name + ", " + start.name +
-                             " : " + typeStr(scalarPtr) + ", i32",
-                         scalarPtr);
-    Val sp = emitValue("tt.splat " + base.name + " : " + typeStr(scalarPtr) +
-                           " -> " + typeStr(ptrType),
-                       ptrType);
-    return emitValue("tt.addptr " + sp.name + ", " + offsets.name + " : " +
-                         typeStr(ptrType) + ", " + typeStr(offsets.type),
-                     ptrType);
-  };
+  VType i32{Elem::I32, {}};
   unsigned aBuf = dotOperandBuffer(in, m * kTotal);
   unsigned bBuf = dotOperandBuffer(in, kTotal * n);
-  Val pa0 = tilePointers(aBuf, m * kTotal, tileOffsets(m, k, kTotal), aPtr);
-  Val pb0 = tilePointers(bBuf, kTotal * n, tileOffsets(k, n, n), bPtr);
+  Val pa0 =
+      programTilePointers(aBuf, m * kTotal, tileOffsets(m, k, kTotal), aPtr);
+  Val pb0 = programTilePointers(bBuf, kTotal * n, tileOffsets(k, n, n), bPtr);
   Val aStep = constInt(k, VType{Elem::I32, {m, k}});
   Val bStep = constInt(k * n, VType{Elem::I32, {k, n}});
   Val acc0 = constFloat(0, ct);

@@ -263,6 +263,9 @@ private:
   void genDot();
   void genWgmmaDot(int64_t maxNumel);
   void genDotLoop(int64_t maxNumel);
+  void genReduceLoop(int64_t maxNumel);
+  Val programTilePointers(unsigned buffer, int64_t perProgram,
+                          const Val &offsets, const VType &ptrType);
   Val tileOffsets(int64_t rows, int64_t cols, int64_t rowStride);
   unsigned dotOperandBuffer(Elem e, int64_t perProgram);
   void emitDot(Elem in, Elem acc, int64_t m, int64_t n, int64_t k, bool tf32,

@@ -192,6 +192,9 @@ using Buffers = std::vector<cpu::KernelArg>;
 struct Launch {
   cpu::LaunchSpec spec;
   Buffers args;
+  // A generated program's error bounds per output argument (its GPU
+  // comparison rule); empty for reproducer files.
+  std::map<unsigned, double> absTolerances;
   // Parses `text` and makes the buffers; false with `why` when it cannot.
   bool init(llvm::StringRef text, std::string &why) {
     return cpu::LaunchSpec::parse(text, spec, why) && spec.makeArgs(args, why);
@@ -288,12 +291,12 @@ bool reassociatesFloats(llvm::StringRef pass) {
 }
 
 // The first output of `got` outside the GPU oracle's rule for `module`
-// against `expected` (integers and other buffers bit for bit); empty when
-// none is.
-std::string differenceBeyondRule(ModuleOp module, const cpu::LaunchSpec &spec,
+// against `expected` (a generated program's own error bound where it has
+// one; integers and other buffers bit for bit); empty when none is.
+std::string differenceBeyondRule(ModuleOp module, const Launch &launch,
                                  const Buffers &expected, const Buffers &got) {
   ::tgpu::oracle::KernelPrecision precision =
-      ::tgpu::oracle::analyzePrecision(module, spec.grid);
+      ::tgpu::oracle::analyzePrecision(module, launch.spec.grid);
   for (size_t a = 0; a < expected.size() && a < got.size(); ++a) {
     const cpu::KernelArg &e = expected[a], &g = got[a];
     if (!e.isBuffer || e.bytes == g.bytes)
@@ -317,6 +320,9 @@ std::string differenceBeyondRule(ModuleOp module, const cpu::LaunchSpec &spec,
     }
     ::tgpu::bundle::CompareRule rule =
         ::tgpu::oracle::ruleFor(precision, elem, maxAbs);
+    if (auto given = launch.absTolerances.find(unsigned(a));
+        given != launch.absTolerances.end())
+      rule = {given->second, 0, "the generator's error analysis"};
     ::tgpu::bundle::BufferVerdict verdict = ::tgpu::bundle::compareBuffer(
         elem, count, g.bytes.data(), e.bytes.data(), rule, /*poisoned=*/false);
     if (!verdict.ok)
@@ -406,7 +412,7 @@ public:
     }
     std::string diff = firstDifference(*reference, *got);
     if (!diff.empty() && reassociatesFloats(passName)) {
-      diff = differenceBeyondRule(module, launch->spec, *reference, *got);
+      diff = differenceBeyondRule(module, *launch, *reference, *got);
       if (diff.empty()) {
         rebased = std::move(*got);
         reference = &*rebased;
@@ -589,6 +595,8 @@ std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   std::string why;
   if (!launch.init(program.launch, why))
     return Finding{"generator-invalid", "bad launch", why};
+  for (const gen::OutputSpec &output : program.outputs)
+    launch.absTolerances[output.argIndex] = output.absTolerance;
   Buffers ref;
   phase.emplace("reference oracle");
   if (auto f = reference(*module, launch, ref, program.ttir))
