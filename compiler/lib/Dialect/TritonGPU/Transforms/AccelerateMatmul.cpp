@@ -300,9 +300,10 @@ struct AccelerateMatmul
       auto enc = ttg::DotOperandEncodingAttr::get(ctx, opIdx, mma, 32 / bits);
       return ttg::ConvertLayoutOp::create(b, loc, retype(v, enc), v);
     };
-    Value a = operand(dot.getA(), 0), bOp = operand(dot.getB(), 1);
+    // The accumulator's conversion first, then A's and B's: Triton's order.
     Value c = ttg::ConvertLayoutOp::create(b, loc, retype(dot.getC(), mma),
                                            dot.getC());
+    Value a = operand(dot.getA(), 0), bOp = operand(dot.getB(), 1);
     auto onCores =
         tt::DotOp::create(b, loc, retype(dot.getResult(), mma), a, bOp, c,
                           dot.getInputPrecision(), dot.getMaxNumImpreciseAcc());
@@ -358,11 +359,18 @@ struct AccelerateMatmul
       b.setInsertionPointAfterValue(v);
       return ttg::LocalAllocOp::create(b, v.getLoc(), memType, v);
     };
+    // The accumulator's conversion before A's (Triton's order; staged
+    // operands are allocated right after their values, earlier).
+    auto accType =
+        RankedTensorType::get(cType.getShape(), cType.getElementType(), mma);
+    Value c = ttg::ConvertLayoutOp::create(b, loc, accType, dot.getC());
     Value a;
     if (comesFromLoadOrBlockArg(dot.getA())) {
       a = stage(dot.getA(), 0);
     } else {
-      Value v = unconverted(dot.getA());
+      // Converted from the operand as the dot had it (Triton's form; the
+      // conversion pair folds later).
+      Value v = dot.getA();
       auto enc = ttg::DotOperandEncodingAttr::get(
           ctx, 0, mma, 32 / elem.getIntOrFloatBitWidth());
       a = ttg::ConvertLayoutOp::create(
@@ -372,16 +380,31 @@ struct AccelerateMatmul
           v);
     }
     Value bOp = stage(dot.getB(), 1);
-    auto accType =
-        RankedTensorType::get(cType.getShape(), cType.getElementType(), mma);
-    Value c = ttg::ConvertLayoutOp::create(b, loc, accType, dot.getC());
     auto onCores = ttng::WarpGroupDotOp::create(
         b, loc, accType, a, bOp, c, /*useC=*/Value(), dot.getInputPrecision(),
         dot.getMaxNumImpreciseAcc(), /*isAsync=*/false);
     Value back =
         ttg::ConvertLayoutOp::create(b, loc, cType, onCores.getResult());
     dot.getResult().replaceAllUsesWith(back);
+    // The FMA-path operand conversions the staged operands bypass are dead
+    // once the dot is gone; Triton's rewrite leaves none behind.
+    SmallVector<Operation *> conversions;
+    for (Value old : {dot.getA(), dot.getB()})
+      while (auto cvt = old.getDefiningOp<ttg::ConvertLayoutOp>()) {
+        if (!llvm::is_contained(conversions, cvt.getOperation()))
+          conversions.push_back(cvt);
+        old = cvt.getSrc();
+      }
     dot.erase();
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation *&cvt : conversions)
+        if (cvt && cvt->use_empty()) {
+          cvt->erase();
+          cvt = nullptr;
+          erased = true;
+        }
+    }
   }
 };
 

@@ -9,9 +9,9 @@
 // (32 bits per register pair).
 // CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func @f16_128x64
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg2 {{.*}} -> tensor<128x64xf32, #[[MMA]]>
 // CHECK: %[[A:.*]] = ttg.convert_layout %arg0 {{.*}} -> tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
 // CHECK: %[[B:.*]] = ttg.convert_layout %arg1 {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>>
-// CHECK: %[[C:.*]] = ttg.convert_layout %arg2 {{.*}} -> tensor<128x64xf32, #[[MMA]]>
 // CHECK: %[[D:.*]] = tt.dot %[[A]], %[[B]], %[[C]], inputPrecision = tf32 {{.*}} -> tensor<128x64xf32, #[[MMA]]>
 // CHECK: %[[R:.*]] = ttg.convert_layout %[[D]] {{.*}} -> tensor<128x64xf32, #blocked>
 // CHECK: tt.return %[[R]]
@@ -88,7 +88,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: ttng.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !ttg.memdesc<128x64xf16, #[[SH]], #smem> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA3]]>
 // CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf16, #[[MMA3]]>
 // CHECK: %[[N:.*]] = arith.negf %[[A]] : tensor<128x64xf16, #blocked>
-// CHECK: %[[NR:.*]] = ttg.convert_layout %[[N]] : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>>
+// CHECK: %[[ND:.*]] = ttg.convert_layout %[[N]] : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+// CHECK: %[[NR:.*]] = ttg.convert_layout %[[ND]] : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>>
 // CHECK: ttng.warp_group_dot %[[NR]], %{{.*}} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>> * !ttg.memdesc<64x128xf16, #[[SH]], #smem> -> tensor<128x128xf32, #[[MMA3]]>
 // CHECK-NOT: tt.dot
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
