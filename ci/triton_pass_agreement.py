@@ -31,6 +31,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from triton_lit import crashed, first_error, registered_passes, run_tool  # noqa: E402
@@ -70,9 +71,24 @@ def pass_args(name, config):
     return ["--" + name]
 
 
+_normalized = {}
+_normalized_lock = threading.Lock()
+
+
 def normalized(tgpu_opt, path):
+    """The module at `path` as tgpu-opt prints it (None if it cannot read it).
+
+    A module is the output of one pass and the input of the next: printed
+    once and remembered.
+    """
+    with _normalized_lock:
+        if path in _normalized:
+            return _normalized[path]
     p = run_tool([tgpu_opt, path])
-    return p.stdout if p.returncode == 0 else None
+    text = p.stdout if p.returncode == 0 else None
+    with _normalized_lock:
+        _normalized[path] = text
+    return text
 
 
 def compare(tgpu_opt, name, config, src, dst):

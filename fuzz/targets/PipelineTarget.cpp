@@ -311,15 +311,8 @@ std::string differenceBeyondRule(ModuleOp module, const Launch &launch,
       return firstDifference(onlyExpected, onlyGot);
     }
     uint64_t count = e.bytes.size() / cpu::byteSize(e.kind);
-    double maxAbs = 0;
-    for (uint64_t i = 0; i < count; ++i) {
-      double v =
-          std::fabs(::tgpu::bundle::elemAsDouble(elem, e.bytes.data(), i));
-      if (std::isfinite(v))
-        maxAbs = std::max(maxAbs, v);
-    }
     ::tgpu::bundle::CompareRule rule =
-        ::tgpu::oracle::ruleFor(precision, elem, maxAbs);
+        ::tgpu::oracle::ruleForExpected(precision, elem, e.bytes.data(), count);
     if (auto given = launch.absTolerances.find(unsigned(a));
         given != launch.absTolerances.end())
       rule = {given->second, 0, "the generator's error analysis"};

@@ -339,13 +339,8 @@ llvm::Error BundleProducer::produce(const CaseSpec &spec, const std::string &out
         buf.rule.atol = bundle::isFloat(arg.elem) ? given->second : 0;
         buf.rule.why = buf.rule.atol > 0 ? "the generator's error analysis" : "exact";
       } else {
-        double maxAbs = 0;
-        for (uint64_t i = 0; i < buf.count; ++i) {
-          double v = std::fabs(bundle::elemAsDouble(arg.elem, expectedBytes[k].data(), i));
-          if (std::isfinite(v))
-            maxAbs = std::max(maxAbs, v);
-        }
-        buf.rule = ruleFor(precision, arg.elem, maxAbs);
+        buf.rule = ruleForExpected(precision, arg.elem, expectedBytes[k].data(),
+                                   buf.count);
       }
     }
     if (llvm::Error e = writeBytes(outDir + "/" + buf.input, inputBytes[k].data(),

@@ -166,4 +166,15 @@ bundle::CompareRule ruleFor(const KernelPrecision &p, bundle::Elem elem, double 
   return rule;
 }
 
+bundle::CompareRule ruleForExpected(const KernelPrecision &p, bundle::Elem elem,
+                                    const uint8_t *expected, uint64_t count) {
+  double maxAbs = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    double v = std::fabs(bundle::elemAsDouble(elem, expected, i));
+    if (std::isfinite(v))
+      maxAbs = std::max(maxAbs, v);
+  }
+  return ruleFor(p, elem, maxAbs);
+}
+
 } // namespace tgpu::oracle

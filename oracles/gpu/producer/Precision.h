@@ -31,6 +31,10 @@ KernelPrecision analyzePrecision(mlir::ModuleOp module, const std::array<int64_t
 // values' largest finite magnitude is `maxAbs`. Integers: exact.
 bundle::CompareRule ruleFor(const KernelPrecision &p, bundle::Elem elem, double maxAbs);
 
+// The same, `maxAbs` taken from the `count` expected elements.
+bundle::CompareRule ruleForExpected(const KernelPrecision &p, bundle::Elem elem,
+                                    const uint8_t *expected, uint64_t count);
+
 } // namespace tgpu::oracle
 
 #endif

@@ -106,22 +106,19 @@ bool catNeedsExchange(tt::CatOp cat, Attribute target) {
          getTotalElemsPerThread(type.getShape(), type.getEncoding());
 }
 
-bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst) {
-  std::optional<LinearLayout> ls =
-      getLinearLayout(src.getShape(), src.getEncoding());
-  std::optional<LinearLayout> ld =
-      getLinearLayout(dst.getShape(), dst.getEncoding());
-  if (!ls || !ld)
-    return false;
-  llvm::Expected<LinearLayout> comp = ld->invertAndCompose(*ls);
+// Converting a tensor in layout `ls` into `ld` only permutes each thread's
+// registers.
+static bool onlyPermutesRegisters(const LinearLayout &ls,
+                                  const LinearLayout &ld) {
+  llvm::Expected<LinearLayout> comp = ld.invertAndCompose(ls);
   if (!comp) {
     llvm::consumeError(comp.takeError());
     return false;
   }
   // Drop the dims the conversion leaves alone, slowest first; what is left
   // says what moves. Only registers moving means a register permutation.
-  std::vector<std::string> srcIns = ls->getInDimNames();
-  std::vector<std::string> dstIns = ld->getInDimNames();
+  std::vector<std::string> srcIns = ls.getInDimNames();
+  std::vector<std::string> dstIns = ld.getInDimNames();
   LinearLayout rest = std::move(*comp);
   for (size_t i = 0; i < std::min(srcIns.size(), dstIns.size()); ++i) {
     const std::string &s = srcIns[srcIns.size() - 1 - i];
@@ -136,16 +133,23 @@ bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst) {
   return outs.empty() || (outs.size() == 1 && outs[0] == "register");
 }
 
+bool convertOnlyPermutesRegisters(RankedTensorType src, RankedTensorType dst) {
+  std::optional<LinearLayout> ls =
+      getLinearLayout(src.getShape(), src.getEncoding());
+  std::optional<LinearLayout> ld =
+      getLinearLayout(dst.getShape(), dst.getEncoding());
+  return ls && ld && onlyPermutesRegisters(*ls, *ld);
+}
+
 bool convertNeedsSharedMemory(RankedTensorType src, RankedTensorType dst) {
-  if (convertOnlyPermutesRegisters(src, dst))
-    return false;
   std::optional<LinearLayout> ls =
       getLinearLayout(src.getShape(), src.getEncoding());
   std::optional<LinearLayout> ld =
       getLinearLayout(dst.getShape(), dst.getEncoding());
   if (!ls || !ld)
     return true;
-  return !::tgpu::layout::planWarpShuffle(*ls, *ld).has_value();
+  return !onlyPermutesRegisters(*ls, *ld) &&
+         !::tgpu::layout::planWarpShuffle(*ls, *ld).has_value();
 }
 
 std::optional<SmallVector<unsigned>> getOrderForMemory(Attribute encoding,

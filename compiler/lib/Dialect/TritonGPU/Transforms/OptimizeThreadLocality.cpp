@@ -32,15 +32,13 @@ SmallVector<unsigned> descendingDims(unsigned rank) {
   return dims;
 }
 
-bool hasPowerOfTwoShape(RankedTensorType type) {
-  return llvm::all_of(type.getShape(), [](int64_t n) {
-    return n > 0 && llvm::isPowerOf2_64(uint64_t(n));
-  });
-}
-
-// Lanes or warps as a module may (mis)state them.
+// Shapes, lanes and warps as the IR may (mis)state them.
 bool isPowerOfTwoCount(int64_t n) {
   return n > 0 && llvm::isPowerOf2_64(uint64_t(n));
+}
+
+bool hasPowerOfTwoShape(RankedTensorType type) {
+  return llvm::all_of(type.getShape(), isPowerOfTwoCount);
 }
 
 // A reshape that may reorder elements and feeds reductions along one axis:
