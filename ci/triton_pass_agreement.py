@@ -37,7 +37,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from triton_lit import crashed, first_error, registered_passes, run_tool  # noqa: E402
 
 STEM = re.compile(r"^(?P<kernel>.+)\.w(?P<warps>\d+)\.cuda(?P<arch>\d+)\.s(?P<stages>\d+)$")
-FILE = re.compile(r"^(?P<index>\d{3})\.(?P<name>[^/]+)\.ttgir$")
+# NNN.<pass>.ttgir; a pass's own internal steps (NNN.<pass>+K.<step>.ttgir)
+# are not modules a pass received.
+FILE = re.compile(r"^(?P<index>\d{3})\.(?P<name>[^/+]+)\.ttgir$")
 
 
 def make_ttgir_steps(folder):
@@ -45,20 +47,35 @@ def make_ttgir_steps(folder):
 
     make_ttgir ends with sccp, cse, canonicalize; the modules after those
     belong to make_llir (dump_pipeline keeps them up to the LLVM conversion).
+    With passes.txt (every pass in order), a pass whose module is missing
+    (dump_pipeline --changed-only) received the module of the last file
+    before it.
     """
-    files = sorted(f for f in os.listdir(folder) if FILE.match(f))
-    names = [FILE.match(f).group("name") for f in files]
-    end = len(files)
+    files = {int(FILE.match(f).group("index")): f for f in os.listdir(folder) if FILE.match(f)}
+    order_file = os.path.join(folder, "passes.txt")
+    if os.path.exists(order_file):
+        with open(order_file) as f:
+            names = [l.strip() for l in f if l.strip()]
+    else:
+        names = [FILE.match(files[i]).group("name") for i in sorted(files)]
+        files = dict(enumerate(files[i] for i in sorted(files)))
+    end = len(names)
     if "sccp" in names:
-        end = min(names.index("sccp") + 3, len(files))
+        end = min(names.index("sccp") + 3, len(names))
+
+    def received(index):
+        """The file holding the module pass `index` received, or None."""
+        if index >= len(names):
+            return "final.ttgir" if os.path.exists(os.path.join(folder, "final.ttgir")) else None
+        earlier = [i for i in files if i <= index]
+        return files[max(earlier)] if earlier else None
+
     steps = []
     for i in range(end):
-        out = files[i + 1] if i + 1 < len(files) else None
-        if out is None:
-            if not os.path.exists(os.path.join(folder, "final.ttgir")):
-                continue
-            out = "final.ttgir"
-        steps.append((names[i], os.path.join(folder, files[i]), os.path.join(folder, out)))
+        src, out = received(i), received(i + 1)
+        if src is None or out is None:
+            continue
+        steps.append((names[i], os.path.join(folder, src), os.path.join(folder, out)))
     return steps
 
 

@@ -20,11 +20,17 @@ Machine paths in locations are cut to the file name.
 With --every-pass, each compilation instead keeps every module of the run:
 <kernel>.w<warps>.<target>.s<N>/NNN.<pass>.ttgir is the module pass NNN received (so
 the next file is that pass's output), and .../final.ttgir
-what make_ttgir returned; ci/triton_pass_agreement.py runs tgpu's passes on
-those inputs. --targets and --stages pick other targets and num_stages.
+what make_ttgir returned, and .../passes.txt the passes in order; a pass's own
+steps that it prints while it runs (the pipeliner's LowerLoops and
+ExpandLoops) go to .../NNN.<pass>+K.<step>.ttgir;
+ci/triton_pass_agreement.py runs tgpu's passes on those inputs.
+--changed-only (with --every-pass) leaves out a module the pass before it did
+not change (the same text as the module that pass received), which is most
+of them; ci/triton_pass_reference.py runs the CPU reference on what is left.
+--targets and --stages pick other targets and num_stages.
 
-usage: dump_pipeline.py [--every-pass] [--targets cuda:90,...] [--stages 3,...]
-                        OUT_DIR FILE.ttir[:NUM_WARPS[:NUM_STAGES]]...
+usage: dump_pipeline.py [--every-pass [--changed-only]] [--targets cuda:90,...]
+                        [--stages 3,...] OUT_DIR FILE.ttir[:NUM_WARPS[:NUM_STAGES]]...
 """
 import os
 import re
@@ -34,6 +40,9 @@ import tempfile
 
 TARGETS = ("cuda:80", "cuda:90")
 STAGES = (1, 2, 3, 4)
+# Triton's pipeliner prints its own steps while it runs (LowerLoops,
+# ExpandLoops): they land in the text of the module the pass received.
+INTERNAL = re.compile(r"^// -----// (\w+) internal IR Dump After: (\w+)[^\n]*$", re.M)
 HEADER = re.compile(r"^// -----// IR Dump Before (\S+) \((\S+)\) \('([^']+)' operation(?:: @\S+)?\) //----- //$",
                     re.M)
 
@@ -76,16 +85,42 @@ def after(passes, name):
     return None
 
 
-def write_every_pass(stem, passes, final):
+def split_internal(text):
+    """(the module a pass received, [(step, module) the pass printed while it ran])."""
+    marks = list(INTERNAL.finditer(text))
+    if not marks:
+        return text, []
+    steps = []
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        steps.append((m.group(2), text[m.end():end].strip() + "\n"))
+    return text[:marks[0].start()].strip() + "\n", steps
+
+
+def write_every_pass(stem, passes, final, changed_only=False):
+    """NNN.<pass>.ttgir: the module pass NNN received; NNN.<pass>+K.<step>.ttgir:
+    the K-th module that pass printed of its own steps while it ran."""
     os.makedirs(stem, exist_ok=True)
+    previous = None
     for i, (name, text) in enumerate(passes):
-        with open(os.path.join(stem, f"{i:03d}.{name}.ttgir"), "w") as f:
-            f.write(strip_paths(text))
+        received, steps = split_internal(strip_paths(text))
+        files = [(f"{i:03d}.{name}.ttgir", received)]
+        files += [(f"{i:03d}.{name}+{k + 1}.{step}.ttgir", module)
+                  for k, (step, module) in enumerate(steps)]
+        for file_name, module in files:
+            if changed_only and module == previous:
+                continue
+            previous = module
+            with open(os.path.join(stem, file_name), "w") as f:
+                f.write(module)
+    with open(os.path.join(stem, "passes.txt"), "w") as f:
+        f.write("".join(name + "\n" for name, _ in passes))
     with open(os.path.join(stem, "final.ttgir"), "w") as f:
         f.write(strip_paths(final))
 
 
-def run(path, warps, out_dir, targets=TARGETS, stage_counts=STAGES, every_pass=False):
+def run(path, warps, out_dir, targets=TARGETS, stage_counts=STAGES, every_pass=False,
+        changed_only=False):
     kernel = os.path.basename(path).rsplit(".", 1)[0]
     for target in targets:
         order = None
@@ -110,7 +145,7 @@ def run(path, warps, out_dir, targets=TARGETS, stage_counts=STAGES, every_pass=F
                 continue
             order = order or [name for name, _ in passes]
             if every_pass:
-                write_every_pass(stem, passes, child.stdout)
+                write_every_pass(stem, passes, child.stdout, changed_only)
                 print("done", kernel, target, stages, len(passes), "passes", flush=True)
                 continue
             outputs = {
@@ -136,7 +171,8 @@ def main():
         return
     args = sys.argv[1:]
     every_pass = "--every-pass" in args
-    args = [a for a in args if a != "--every-pass"]
+    changed_only = "--changed-only" in args
+    args = [a for a in args if a not in ("--every-pass", "--changed-only")]
     targets, stage_counts = TARGETS, STAGES
     while args and args[0] in ("--targets", "--stages"):
         flag, value, args = args[0], args[1], args[2:]
@@ -150,7 +186,7 @@ def main():
         path, _, rest = arg.partition(":")
         warps, _, stages = rest.partition(":")
         run(path, int(warps or 4), out_dir, targets,
-            (int(stages),) if stages else stage_counts, every_pass)
+            (int(stages),) if stages else stage_counts, every_pass, changed_only)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,10 @@
 #include "tgpu/Dialect/TritonGPU/Transforms/Pipelining.h"
 #include "tgpu/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.h"
 
+#ifdef TGPU_PLANTED_BUGS
+#include "tgpu/Support/PlantedBugs.h"
+#endif
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -304,6 +308,13 @@ FailureOr<SmallVector<Value>> lowerLoads(scf::ForOp loop, int lastStage,
   Schedule late{lastStage - 1, 2};
   b.setInsertionPoint(firstUser);
   int pending = int(plans.size()) * (lastStage - 1);
+#ifdef TGPU_PLANTED_BUGS
+  // The planted bug (TGPU_PLANTED_BUG=pipeline-short-wait): one group more
+  // left pending, so the iteration's last copy may still be in flight when
+  // its slot is read.
+  if (::tgpu::isPlantedBugEnabled("pipeline-short-wait"))
+    ++pending;
+#endif
   auto wait = ttg::AsyncWaitOp::create(b, firstUser->getLoc(), tokenType,
                                        tokens, uint32_t(pending));
   setSchedule(wait, late);
