@@ -1,6 +1,8 @@
 // The `--policy key=value,...` overrides of GenPolicy and their checks.
 #include "fuzz/generator/GenPolicy.h"
 
+#include "fuzz/generator/ByteSource.h"
+
 #include "llvm/ADT/SmallVector.h"
 
 namespace tgpu::gen {
@@ -32,6 +34,7 @@ llvm::ArrayRef<PolicyKey> policyKeys() {
       {"convert-pairs", &GenPolicy::maxConvertPairs},
       {"num-stages", &GenPolicy::numStages},
       {"arch", &GenPolicy::arch},
+      {"swarm", &GenPolicy::swarm},
   };
   return keys;
 }
@@ -85,7 +88,33 @@ bool applyPolicyOverrides(llvm::StringRef text, GenPolicy &p,
     why = "arch must be 0 (random), 80 or 90";
     return false;
   }
+  if (p.swarm > 1) {
+    why = "swarm must be 0 or 1";
+    return false;
+  }
   return true;
+}
+
+GenPolicy drawSwarmPolicy(ByteSource &src, const GenPolicy &base) {
+  GenPolicy p = base;
+  p.swarm = 0;
+  unsigned GenPolicy::*families[] = {
+      &GenPolicy::wIntArith, &GenPolicy::wFloatArith, &GenPolicy::wMath,
+      &GenPolicy::wCompare,  &GenPolicy::wCast,       &GenPolicy::wView,
+      &GenPolicy::wLoad,     &GenPolicy::wReduce,     &GenPolicy::wScan,
+      &GenPolicy::wDot,      &GenPolicy::wAtomic,     &GenPolicy::wFor,
+      &GenPolicy::wIf,       &GenPolicy::wWhile,      &GenPolicy::wPermute};
+  for (unsigned GenPolicy::*family : families)
+    if (src.chance(1, 3))
+      p.*family = 0;
+  if (base.wDot != 0 && src.chance(2, 3)) {
+    p.wDot = std::max(base.wDot, 40u);
+    p.maxLog2Numel = std::max(base.maxLog2Numel, 10u);
+  } else if (src.coin()) {
+    unsigned GenPolicy::*focus = families[src.below(std::size(families))];
+    p.*focus = 8 * std::max(base.*focus, 1u);
+  }
+  return p;
 }
 
 } // namespace tgpu::gen

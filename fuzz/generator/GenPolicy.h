@@ -62,6 +62,12 @@ struct GenPolicy {
   // program itself does not depend on them.
   unsigned numStages = 0;
   unsigned arch = 0;
+  // Swarm testing (Groce et al., ISSTA 2012): 1 makes each program draw its
+  // own policy from this one (drawSwarmPolicy) before anything else, so a
+  // campaign's programs differ in kind and not only in detail: an op family
+  // that crowds out another is missing from some programs, and two in three
+  // aim at tensor cores. fuzz_pipeline and tgpu-gen --from-bytes use it.
+  unsigned swarm = 0;
   // TTGIR variants.
   unsigned numWarps = 4;                 // 0: random among 1, 2, 4, 8
   // Upper ends: each variant draws its own counts in [0, these] (swarm
@@ -75,6 +81,16 @@ struct GenPolicy {
   bool allowLinearLayouts = true;
   // clang-format on
 };
+
+class ByteSource;
+
+// The policy one program of a swarm campaign is generated with, drawn from
+// `base`: each op family with a weight is left out with chance 1/3; then
+// with chance 2/3 the program aims at tensor cores (dot weight at least 40,
+// tensors of up to 2^11 elements, so K loops, software pipelining and wgmma
+// shapes come often), else with chance 1/2 one family is weighted eight times
+// and the rest as drawn. Sizes, safety flags and the variants' knobs stay.
+GenPolicy drawSwarmPolicy(ByteSource &src, const GenPolicy &base);
 
 // One `--policy` key and the number it sets.
 struct PolicyKey {

@@ -272,7 +272,8 @@ GeneratedProgram ProgramGen::run() {
 namespace tgpu::gen {
 
 GeneratedProgram generateProgram(ByteSource &src, const GenPolicy &policy) {
-  detail::ProgramGen gen(src, policy);
+  GenPolicy drawn = policy.swarm ? drawSwarmPolicy(src, policy) : policy;
+  detail::ProgramGen gen(src, drawn);
   return gen.run();
 }
 

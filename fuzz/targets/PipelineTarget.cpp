@@ -575,6 +575,7 @@ std::optional<Finding> reference(ModuleOp module, const Launch &launch,
 std::optional<Finding> runBytes(llvm::ArrayRef<uint8_t> data) {
   gen::ByteSource src(data);
   gen::GenPolicy policy;
+  policy.swarm = 1; // each input draws its program's own policy
   std::optional<Phase> phase;
   phase.emplace("generate + parse");
   gen::GeneratedProgram program = gen::generateProgram(src, policy);

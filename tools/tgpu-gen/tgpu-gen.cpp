@@ -94,6 +94,9 @@ int main(int argc, char **argv) {
   policy.gpuSafe = gpuSafe;
   policy.tritonSafe = tritonSafe;
   policy.numWarps = numWarpsOpt;
+  // A fuzz_pipeline input makes the program fuzz_pipeline made of it, whose
+  // policy each input draws (swarm); --policy swarm=0 turns that off.
+  policy.swarm = fromBytes.empty() ? 0 : 1;
   std::string why;
   if (!applyPolicyOverrides(policyOpt, policy, why))
     return fail(why);
