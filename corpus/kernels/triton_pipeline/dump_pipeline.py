@@ -134,8 +134,13 @@ def run(path, warps, out_dir, targets=TARGETS, stage_counts=STAGES, every_pass=F
                     [sys.executable, __file__, "--one", path, target, str(warps), str(stages)],
                     env=env, capture_output=True, text=True)
             if child.returncode != 0:
+                # The IR dumps fill stderr; the diagnostics are lines among them.
+                said = [l for l in child.stderr.splitlines()
+                        if re.search(r"error:|Assertion|LLVM ERROR|Error\b|note:", l)
+                        and not l.startswith("// -----//")]
                 with open(stem + ".error", "w") as f:
-                    f.write(strip_paths(child.stderr[-4000:]))
+                    f.write(strip_paths("\n".join(said[:40]) + "\n----- the end of stderr:\n"
+                                        + child.stderr[-2000:]))
                 print("refused", kernel, target, stages, flush=True)
                 continue
             passes = dumps(child.stderr)
