@@ -20,7 +20,7 @@ export CXXFLAGS="${CXXFLAGS:-}"
 export CXXFLAGS="${CXXFLAGS//-stdlib=libc++/} -fno-sanitize=vptr"
 
 # TGPU_FUZZ_TARGETS="a b" builds fewer (a quick local check of this script).
-read -r -a targets <<< "${TGPU_FUZZ_TARGETS:-fuzz_ttir_parser fuzz_layout_attr fuzz_linear_layout fuzz_pipeline}"
+read -r -a targets <<< "${TGPU_FUZZ_TARGETS:-fuzz_ttir_parser fuzz_layout_attr fuzz_linear_layout fuzz_pipeline fuzz_ttgir_mutate}"
 cmake -G Ninja -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DTGPU_ENABLE_FUZZERS=ON -DTGPU_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \

@@ -22,7 +22,7 @@ ROOT=$PWD
 
 BUDGET=60
 JOBS=$(nproc)
-TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline"
+TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline,fuzz_ttgir_mutate"
 MERGE=1
 RUNS=""
 SEED=1
@@ -66,7 +66,7 @@ OUT=${TGPU_FUZZ_OUT:-$BUILD/campaign}
 IFS=',' read -r -a TARGET_LIST <<< "$TARGETS"
 for t in "${TARGET_LIST[@]}"; do
   case "$t" in
-    fuzz_ttir_parser|fuzz_layout_attr|fuzz_linear_layout|fuzz_pipeline) ;;
+    fuzz_ttir_parser|fuzz_layout_attr|fuzz_linear_layout|fuzz_pipeline|fuzz_ttgir_mutate) ;;
     *) echo "ci/fuzz.sh: unknown target '$t'" >&2; exit 2 ;;
   esac
   if [ -n "$RUNS" ] && [ -z "${RUNS_OF[$t]:-}" ]; then
@@ -151,6 +151,15 @@ record_finding() { # target input kind signature -> 0 new / 1 known
       fi
     done
     rm -rf "$tmp"
+  fi
+  if [ "$target" = fuzz_ttgir_mutate ]; then
+    # Its inputs are TTIR/TTGIR text already.
+    local k=ttir
+    grep -q '"ttg.num-warps"' "$input" && k=ttgir
+    { printf '// tgpu-regression: target=%s kind=%s input=%s signature=%s\n' "$target" "$kind" "$k" "$sig"
+      cat "$input"; } > "$name.$k"
+    echo "$name.$k"
+    return 0
   fi
   { printf '// tgpu-regression: target=%s kind=%s input=bytes signature=%s\n' "$target" "$kind" "$sig"
     cat "$input"; } > "$name"

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER=30
-TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline"
+TARGETS="fuzz_ttir_parser,fuzz_layout_attr,fuzz_linear_layout,fuzz_pipeline,fuzz_ttgir_mutate"
 PLAIN=0
 while (($#)); do
   case "$1" in
@@ -25,7 +25,7 @@ while (($#)); do
   esac
 done
 IFS=',' read -r -a LIST <<< "$TARGETS"
-declare -A GOAL=([fuzz_ttir_parser]=2000 [fuzz_layout_attr]=20000 [fuzz_linear_layout]=50000 [fuzz_pipeline]=50)
+declare -A GOAL=([fuzz_ttir_parser]=2000 [fuzz_layout_attr]=20000 [fuzz_linear_layout]=50000 [fuzz_pipeline]=50 [fuzz_ttgir_mutate]=20)
 
 if [ "$PLAIN" = 1 ]; then
   [ -f build/build.ninja ] || { echo "ci/fuzz_speed.sh: no build/; run ci/test.sh first" >&2; exit 2; }
@@ -35,6 +35,10 @@ if [ "$PLAIN" = 1 ]; then
     tmp=$(mktemp -d)
     case "$t" in
       fuzz_ttir_parser) cp corpus/$t/* "$tmp/" ;;
+      # 100 mutants of each seed (what the libFuzzer binary's mutator makes).
+      fuzz_ttgir_mutate) for f in corpus/$t/*; do
+          build/bin/tgpu-gen --mutate "$f" --seed 1 --count 100 -o "$tmp/$(basename "$f")" > /dev/null
+        done ;;
       fuzz_pipeline) python3 -c "
 import random, sys; r = random.Random(1)
 for i in range(100): open(f'$tmp/{i}', 'wb').write(bytes(r.getrandbits(8) for _ in range(2048)))" ;;
@@ -42,7 +46,7 @@ for i in range(100): open(f'$tmp/{i}', 'wb').write(bytes(r.getrandbits(8) for _ 
 import random; r = random.Random(1)
 for i in range(3000): open(f'$tmp/{i}', 'wb').write(bytes(r.getrandbits(8) for _ in range(r.randint(16, 512))))" ;;
     esac
-    n=$(ls "$tmp" | wc -l)
+    n=$(find "$tmp" -type f | wc -l)
     line=$(build/bin/$t-replay --repeat-for "$SECONDS_PER" "$tmp" 2>/dev/null | tail -1)
     rate=$(sed -nE 's/.* ([0-9]+) execs\/s$/\1/p' <<< "$line")
     printf '%-20s %10s %10s %10s\n' "$t" "$n" "${rate:-?}" "${GOAL[$t]}"

@@ -3,8 +3,9 @@
 namespace tgpu::fuzz {
 
 llvm::ArrayRef<const TargetInfo *> allTargets() {
-  static const TargetInfo *targets[] = {&ttirParserTarget(), &layoutAttrTarget(),
-                                        &linearLayoutTarget(), &pipelineTarget()};
+  static const TargetInfo *targets[] = {
+      &ttirParserTarget(), &layoutAttrTarget(), &linearLayoutTarget(),
+      &pipelineTarget(), &mutateTarget()};
   return targets;
 }
 

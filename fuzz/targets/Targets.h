@@ -16,6 +16,10 @@ const TargetInfo &layoutAttrTarget();
 const TargetInfo &linearLayoutTarget();
 // bytes -> generated program -> every pass, the CPU oracle after each, PTX.
 const TargetInfo &pipelineTarget();
+// TTIR/TTGIR text with a launch, mutated structurally by its libFuzzer
+// binary -> the reference on the mutant (undefined ones dropped) -> every
+// pass, as fuzz_pipeline's text inputs.
+const TargetInfo &mutateTarget();
 
 // All of the above, for tgpu-repro and tgpu-reduce.
 llvm::ArrayRef<const TargetInfo *> allTargets();

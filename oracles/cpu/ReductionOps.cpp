@@ -81,15 +81,24 @@ Error Program::execReduce(Operation &op, const OpHandler &h) {
 }
 
 // A combine region runs lane-wise when it is one block of element-wise
-// arith ops: each op then computes every lane exactly as it would the
-// scalar, and nothing else (memory, control flow, calls) happens.
+// arith ops on the block's arguments and on each other: each op then
+// computes every lane exactly as it would the scalar, and nothing else
+// (memory, control flow, calls) happens. A region that reads a value from
+// outside (a scalar of the function: valid IR, what a mutant or a
+// hand-written combine may do) runs element by element, since that value
+// has one lane.
 bool Program::isLaneWise(Region &region) {
   auto [it, inserted] = laneWise.try_emplace(&region, false);
   if (!inserted)
     return it->second;
   if (!region.hasOneBlock())
     return false;
-  for (Operation &op : region.front().without_terminator()) {
+  for (Operation &op : region.front()) {
+    for (Value operand : op.getOperands())
+      if (operand.getParentRegion() != &region)
+        return false;
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
     OpKind kind = handlerOf(op).kind;
     if (kind < OpKind::FirstArith || kind > OpKind::LastArith ||
         op.getNumRegions() || op.getNumResults() != 1 ||

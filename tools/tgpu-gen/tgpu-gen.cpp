@@ -3,6 +3,12 @@
 //   tgpu-gen [--seed N] [--count K] -o DIR [--ttgir] [--gpu-safe]
 //            [--num-warps W] [--policy key=value,...]
 //   tgpu-gen --from-bytes FILE -o DIR [--ttgir]     (a libFuzzer input)
+//   tgpu-gen --mutate FILE [--seed N] [--count K] -o DIR
+//
+// --mutate writes K mutants of a TTIR/TTGIR file (fuzz/mutator/IrMutator.h:
+// what fuzz_ttgir_mutate's libFuzzer binary does to its inputs), mutant i
+// made with 1 to 3 mutations drawn from seed N + i, as DIR/mut_<seed>.<ext>
+// with the mutations listed in a comment at the top.
 //
 // Each program is DIR/<stem>.ttir (its launch in the module attribute
 // tgpu.launch), with --ttgir also DIR/<stem>.ttgir (the TTGIR variant with
@@ -12,6 +18,7 @@
 // tgpu-oracle bundle --run-args reads (tgpu-oracle bundle --from-gen DIR
 // also reads the JSON: launch and per-output tolerances).
 #include "fuzz/generator/Generator.h"
+#include "fuzz/mutator/IrMutator.h"
 
 #include "tgpu/InitAllDialects.h"
 
@@ -62,6 +69,10 @@ static cl::opt<std::string> fromBytes("from-bytes",
                                       cl::desc("generate from this file's "
                                                "bytes (a fuzz_pipeline input)"),
                                       cl::init(""), cl::cat(genCategory));
+
+static cl::opt<std::string>
+    mutateOpt("mutate", cl::desc("write mutants of this TTIR/TTGIR file"),
+              cl::init(""), cl::cat(genCategory));
 
 static int fail(const llvm::Twine &msg) {
   llvm::errs() << "tgpu-gen: " << msg << "\n";
@@ -154,6 +165,43 @@ int main(int argc, char **argv) {
     manifest += stem + " | " + stem + ".ttir | " + opts.str() + " | " + args.str() + "\n";
     return 0;
   };
+
+  if (!mutateOpt.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(mutateOpt, /*IsText=*/true);
+    if (!buffer)
+      return fail("cannot read '" + mutateOpt +
+                  "': " + buffer.getError().message());
+    llvm::StringRef ext = llvm::sys::path::extension(mutateOpt);
+    unsigned written = 0;
+    for (unsigned i = 0; i < countOpt; ++i) {
+      uint64_t seed = seedOpt + i;
+      std::vector<uint8_t> bytes = ByteSource::fromSeed(seed);
+      ByteSource src(bytes);
+      std::string log;
+      std::optional<std::string> mutant =
+          tgpu::mutate::mutateText(context, (*buffer)->getBuffer(), src,
+                                   1 + unsigned(src.below(3)), &log);
+      if (!mutant) {
+        if (i == 0 && !mlir::parseSourceString<mlir::ModuleOp>(
+                          (*buffer)->getBuffer(), &context))
+          return fail("'" + mutateOpt + "' does not parse");
+        continue;
+      }
+      std::string text;
+      for (llvm::StringRef line :
+           llvm::split(llvm::StringRef(log).rtrim(), '\n'))
+        text += "// mutation: " + line.str() + "\n";
+      text += *mutant;
+      llvm::SmallString<256> path(outDir);
+      llvm::sys::path::append(path, "mut_" + std::to_string(seed) + ext.str());
+      if (!writeFile(path, text, why))
+        return fail(why);
+      ++written;
+    }
+    llvm::outs() << written << " mutants of " << mutateOpt << " in " << outDir
+                 << "\n";
+    return 0;
+  }
 
   if (!fromBytes.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(fromBytes, /*IsText=*/false);
