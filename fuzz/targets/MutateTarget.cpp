@@ -22,6 +22,8 @@
 
 #include "llvm/Support/Error.h"
 
+#include <string>
+
 namespace tgpu::fuzz {
 namespace {
 
@@ -44,8 +46,11 @@ std::optional<std::string> runnableKind(llvm::StringRef text) {
     return std::nullopt;
   mlir::ScopedDiagnosticHandler quiet(
       &context(), [](mlir::Diagnostic &) { return mlir::success(); });
+  // MLIR's lexer reads on past a buffer without a NUL after it; the input
+  // ends at a guard page (placeBeforeGuardPage), so parse a terminated copy.
+  std::string owned = text.str();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text,
+      mlir::parseSourceString<mlir::ModuleOp>(owned,
                                               mlir::ParserConfig(&context()));
   if (!module)
     return std::nullopt;
