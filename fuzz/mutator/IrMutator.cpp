@@ -6,6 +6,7 @@
 #include "tgpu/Dialect/Triton/IR/Dialect.h"
 #include "tgpu/Dialect/TritonGPU/IR/Dialect.h"
 #include "tgpu/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "tgpu/InitAllDialects.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -370,6 +371,18 @@ private:
 };
 
 } // namespace
+
+MLIRContext &mutationContext() {
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    mlir::tgpu::registerAllDialects(registry);
+    auto *c = new MLIRContext(registry);
+    c->loadAllAvailableDialects();
+    c->disableMultithreading();
+    return c;
+  }();
+  return *context;
+}
 
 std::optional<std::string> mutateOnce(ModuleOp module, gen::ByteSource &src) {
   // A drawn mutation may not apply (nothing of its kind) or may leave IR the

@@ -32,6 +32,10 @@
 
 namespace tgpu::mutate {
 
+// The process's context with tgpu's dialects loaded, single-threaded: the
+// custom mutator and fuzz_ttgir_mutate's reference check parse into it.
+mlir::MLIRContext &mutationContext();
+
 // Mutates `module` in place with one mutation drawn from `src`; what was
 // done, in a line, or nullopt when no mutation drawn within a few tries
 // gave a module that verifies (the module is then unchanged).

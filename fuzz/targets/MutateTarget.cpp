@@ -10,9 +10,9 @@
 #include "fuzz/targets/Targets.h"
 
 #include "fuzz/generator/Generator.h"
+#include "fuzz/mutator/IrMutator.h"
 #include "oracles/cpu/Interpreter.h"
 #include "oracles/cpu/RunArgs.h"
-#include "tgpu/InitAllDialects.h"
 #include "tgpu/Support/NestingLimit.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,17 +27,7 @@
 namespace tgpu::fuzz {
 namespace {
 
-mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::tgpu::registerAllDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    c->disableMultithreading();
-    return c;
-  }();
-  return *ctx;
-}
+mlir::MLIRContext &context() { return mutate::mutationContext(); }
 
 // "ttir" or "ttgir" when the text is a program the reference runs without
 // complaint under its own launch; nullopt for anything to drop.

@@ -4,7 +4,6 @@
 // crossovers, a truncated file) gets libFuzzer's byte mutations.
 #include "fuzz/generator/ByteSource.h"
 #include "fuzz/mutator/IrMutator.h"
-#include "tgpu/InitAllDialects.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -16,14 +15,7 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned int seed) {
-  static mlir::MLIRContext *context = [] {
-    mlir::DialectRegistry registry;
-    mlir::tgpu::registerAllDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    c->disableMultithreading();
-    return c;
-  }();
+  mlir::MLIRContext *context = &tgpu::mutate::mutationContext();
   std::string text(reinterpret_cast<const char *>(data), size);
   std::vector<uint8_t> bytes = tgpu::gen::ByteSource::fromSeed(seed);
   tgpu::gen::ByteSource src(bytes);
